@@ -1,0 +1,180 @@
+import type { CompressionBackend } from './compression.js'
+import { Decoder } from './decoder.js'
+import { DepthExceeded, Encoder } from './encoder.js'
+import { headerLength, readHeader, writeHeader, type Header } from './envelope.js'
+import { StowageErrorCode } from './error-codes.js'
+import { hasCycle } from './find-cycle.js'
+import { CRC_SIZE } from './format.js'
+import { settle, type CodecOptions, type Settled } from './options.js'
+import { StowageError } from './stowage-error.js'
+
+/** A codec with its options settled once: the fast way to encode and decode many values. */
+export interface Codec {
+  /** The options in force, defaults filled in. */
+  readonly options: Readonly<Required<Omit<CodecOptions, 'schemaVersion'>>> & { readonly schemaVersion: number | undefined }
+  /**
+   * Encodes a value into a new, exact-length envelope that owns its memory.
+   * @param value - any value of the supported types (see the package README).
+   * @returns the envelope bytes.
+   * @throws {StowageError} UNSUPPORTED_TYPE, CYCLE, LIMIT_EXCEEDED.
+   */
+  encode(value: unknown): Uint8Array
+  /**
+   * Decodes an envelope.
+   * @param bytes - an envelope produced by any Stowage codec.
+   * @returns the value, typed as `T` by your assertion (nothing is checked against `T`).
+   * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CHECKSUM_MISMATCH, CORRUPT, LIMIT_EXCEEDED, UNSUPPORTED_TYPE, INVALID_ARGUMENT.
+   */
+  decode<T = unknown>(bytes: Uint8Array): T
+  /**
+   * Like {@link Codec.encode}, but large payloads are deflated off the calling thread
+   * (a zlib thread on Node, a worker in browsers). Same bytes as `encode`.
+   * @throws {StowageError} as {@link Codec.encode} (as a rejection).
+   */
+  encodeAsync(value: unknown): Promise<Uint8Array>
+  /**
+   * Like {@link Codec.decode}, but large payloads are inflated without blocking
+   * (zlib's thread on Node, DecompressionStream in browsers).
+   * @throws {StowageError} as {@link Codec.decode} (as a rejection).
+   */
+  decodeAsync<T = unknown>(bytes: Uint8Array): Promise<T>
+}
+
+function isStackOverflow(e: unknown): boolean {
+  return e instanceof RangeError && /call stack/i.test(e.message)
+}
+
+class StowageCodec implements Codec {
+  readonly options: Codec['options']
+  private readonly encoder: Encoder
+  private readonly decoder: Decoder
+
+  constructor(
+    private readonly settings: Settled,
+    private readonly backend: CompressionBackend,
+  ) {
+    this.options = Object.freeze({ ...settings })
+    this.encoder = new Encoder(settings)
+    this.decoder = new Decoder(settings)
+  }
+
+  encode(value: unknown): Uint8Array {
+    return this.withPayload(value, (payload) => {
+      const deflated = this.wantsDeflate(payload) ? this.backend.deflateSync(payload, this.settings.level) : undefined
+      return this.seal(payload, deflated)
+    })
+  }
+
+  async encodeAsync(value: unknown): Promise<Uint8Array> {
+    // The payload must outlive the shared encoder buffer across the await: copy it.
+    const payload = this.withPayload(value, (p) => (this.wantsDeflate(p) ? p.slice() : undefined))
+    if (payload === undefined) return this.encode(value)
+    return this.seal(payload, await this.backend.deflateAsync(payload, this.settings.level))
+  }
+
+  decode<T = unknown>(bytes: Uint8Array): T {
+    const header = readHeader(bytes)
+    const body = this.body(bytes, header)
+    const payload = header.compression === 'none' ? body : this.backend.inflateSync(body, header.payloadLength)
+    return this.open(bytes, header, payload) as T
+  }
+
+  async decodeAsync<T = unknown>(bytes: Uint8Array): Promise<T> {
+    const header = readHeader(bytes)
+    const body = this.body(bytes, header)
+    const payload = header.compression === 'none' ? body : await this.backend.inflateAsync(body, header.payloadLength)
+    return this.open(bytes, header, payload) as T
+  }
+
+  // Runs `use` on the MessagePack payload while it sits in the encoder's reused buffer.
+  private withPayload<R>(value: unknown, use: (payload: Uint8Array) => R): R {
+    // An extension's encode function may call this codec again: give that call its own encoder.
+    const encoder = this.encoder.busy ? new Encoder(this.settings) : this.encoder
+    encoder.busy = true
+    try {
+      return use(encoder.encode(value))
+    } catch (e) {
+      throw this.encodeError(e, value)
+    } finally {
+      encoder.busy = false
+      encoder.trim()
+    }
+  }
+
+  private encodeError(e: unknown, value: unknown): StowageError {
+    if (e instanceof DepthExceeded || isStackOverflow(e)) {
+      return hasCycle(value)
+        ? new StowageError(StowageErrorCode.CYCLE, 'the value refers to itself; Stowage stores trees, not graphs')
+        : new StowageError(StowageErrorCode.LIMIT_EXCEEDED, `the value is nested deeper than maxDepth (${this.settings.maxDepth})`, {
+            cause: e instanceof DepthExceeded ? undefined : e,
+          })
+    }
+    if (StowageError.isInstance(e)) return e
+    return new StowageError(StowageErrorCode.UNSUPPORTED_TYPE, `the value could not be encoded: ${String((e as Error)?.message ?? e)}`, { cause: e })
+  }
+
+  private wantsDeflate(payload: Uint8Array): boolean {
+    const { compress, compressThreshold } = this.settings
+    return compress === 'always' || (compress === 'auto' && payload.length >= compressThreshold)
+  }
+
+  private seal(payload: Uint8Array, deflated: Uint8Array | undefined): Uint8Array {
+    const { compress, minSavings, schemaVersion } = this.settings
+    const keep =
+      deflated !== undefined && (compress === 'always' || deflated.length + 4 <= payload.length * (1 - minSavings))
+    const body = keep ? (deflated as Uint8Array) : payload
+    const length = headerLength(keep, schemaVersion)
+    const out = new Uint8Array(length + CRC_SIZE + body.length)
+    writeHeader(out, payload.length, keep, schemaVersion)
+    const crc = this.backend.crc32(payload, this.backend.crc32(out.subarray(0, length)))
+    new DataView(out.buffer).setUint32(length, crc)
+    out.set(body, length + CRC_SIZE)
+    return out
+  }
+
+  private body(bytes: Uint8Array, header: Header): Uint8Array {
+    const { maxBytes } = this.settings
+    if (header.payloadLength > maxBytes) {
+      throw new StowageError(StowageErrorCode.LIMIT_EXCEEDED, `the payload is ${header.payloadLength} bytes, more than maxBytes (${maxBytes})`)
+    }
+    const body = bytes.subarray(header.headerLength + CRC_SIZE)
+    // Raw deflate expands at most ~1032:1; a larger announced size is a lie, refused before allocating for it.
+    if (header.compression !== 'none' && header.payloadLength > body.length * 1032 + 64) {
+      throw new StowageError(StowageErrorCode.CORRUPT, 'the announced payload size is impossible for its compressed size')
+    }
+    return body
+  }
+
+  private open(bytes: Uint8Array, header: Header, payload: Uint8Array): unknown {
+    const crc = this.backend.crc32(payload, this.backend.crc32(bytes.subarray(0, header.headerLength)))
+    if (crc !== header.crc) {
+      throw new StowageError(StowageErrorCode.CHECKSUM_MISMATCH, 'the envelope is damaged: its CRC-32 does not match')
+    }
+    const decoder = this.decoderFor()
+    try {
+      return decoder.decode(payload)
+    } catch (e) {
+      if (StowageError.isInstance(e)) throw e
+      if (isStackOverflow(e)) throw new StowageError(StowageErrorCode.LIMIT_EXCEEDED, 'the value is nested too deeply to decode', { cause: e })
+      throw new StowageError(StowageErrorCode.CORRUPT, `the value could not be decoded: ${String((e as Error)?.message ?? e)}`, { cause: e })
+    } finally {
+      if (decoder === this.decoder) this.decoderBusy = false
+    }
+  }
+
+  private decoderBusy = false
+  private decoderFor(): Decoder {
+    if (this.decoderBusy) return new Decoder(this.settings)
+    this.decoderBusy = true
+    return this.decoder
+  }
+}
+
+/**
+ * Creates a codec for a compression backend. The public entries bind the backend
+ * (fflate in the portable build, zlib on Node).
+ * @throws {StowageError} INVALID_ARGUMENT for bad options.
+ */
+export function createCodecWith(backend: CompressionBackend, options?: CodecOptions): Codec {
+  return new StowageCodec(settle(options), backend)
+}

@@ -1,0 +1,44 @@
+// CRC-32 as zlib computes it (reflected, polynomial 0xEDB88320), slice-by-8: eight table
+// lookups per 8 input bytes. Used where native zlib is not available (browsers).
+const TABLES = new Int32Array(256 * 8)
+for (let n = 0; n < 256; n++) {
+  let c = n
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+  TABLES[n] = c
+}
+for (let n = 0; n < 256; n++) {
+  let c = TABLES[n] as number
+  for (let t = 1; t < 8; t++) {
+    c = (TABLES[c & 0xff] as number) ^ (c >>> 8)
+    TABLES[t * 256 + n] = c
+  }
+}
+
+/**
+ * CRC-32 of `data`, continuing from `crc` (the result of a previous call), as zlib's `crc32(crc, data)`.
+ * @param data - bytes to add.
+ * @param crc - the CRC so far. Defaults to 0 (a new CRC).
+ * @returns the CRC as an unsigned 32-bit number.
+ */
+export function crc32(data: Uint8Array, crc = 0): number {
+  const t = TABLES
+  let c = ~crc
+  let i = 0
+  const end8 = data.length - (data.length % 8)
+  while (i < end8) {
+    const a = c ^ ((data[i] as number) | ((data[i + 1] as number) << 8) | ((data[i + 2] as number) << 16) | ((data[i + 3] as number) << 24))
+    const b = (data[i + 4] as number) | ((data[i + 5] as number) << 8) | ((data[i + 6] as number) << 16) | ((data[i + 7] as number) << 24)
+    c =
+      (t[1792 + (a & 0xff)] as number) ^
+      (t[1536 + ((a >>> 8) & 0xff)] as number) ^
+      (t[1280 + ((a >>> 16) & 0xff)] as number) ^
+      (t[1024 + (a >>> 24)] as number) ^
+      (t[768 + (b & 0xff)] as number) ^
+      (t[512 + ((b >>> 8) & 0xff)] as number) ^
+      (t[256 + ((b >>> 16) & 0xff)] as number) ^
+      (t[b >>> 24] as number)
+    i += 8
+  }
+  while (i < data.length) c = (t[(c ^ (data[i++] as number)) & 0xff] as number) ^ (c >>> 8)
+  return ~c >>> 0
+}

@@ -1,0 +1,109 @@
+import { StowageErrorCode } from './error-codes.js'
+import { CompressionId, CRC_SIZE, FIXED_HEADER_SIZE, FLAG_SCHEMA_VERSION, FORMAT_VERSION, KNOWN_FLAGS, MAGIC } from './format.js'
+import { StowageError } from './stowage-error.js'
+
+/** What an envelope's header says; see {@link inspect}. */
+export interface EnvelopeInfo {
+  /** The format version, 1 for everything this build writes. */
+  readonly formatVersion: number
+  /** How the payload is stored. */
+  readonly compression: 'none' | 'deflate-raw'
+  /** The schema version written by the encoding codec, if it had one. */
+  readonly schemaVersion: number | undefined
+  /** Size of the MessagePack payload once inflated. */
+  readonly payloadLength: number
+  /** Size of the whole envelope, header included. */
+  readonly byteLength: number
+}
+
+/** A parsed header plus where its parts are. */
+export interface Header extends EnvelopeInfo {
+  readonly headerLength: number
+  readonly crc: number
+}
+
+/** Header length, CRC excluded, for the given choices. */
+export function headerLength(compressed: boolean, schemaVersion: number | undefined): number {
+  return FIXED_HEADER_SIZE + (schemaVersion === undefined ? 0 : 4) + (compressed ? 4 : 0)
+}
+
+/** Writes the header (CRC excluded) at the start of `out`; returns its length. */
+export function writeHeader(out: Uint8Array, payloadLength: number, compressed: boolean, schemaVersion: number | undefined): number {
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength)
+  out[0] = MAGIC
+  out[1] = FORMAT_VERSION
+  out[2] = compressed ? CompressionId.DEFLATE_RAW : CompressionId.NONE
+  out[3] = schemaVersion === undefined ? 0 : FLAG_SCHEMA_VERSION
+  let p = FIXED_HEADER_SIZE
+  if (schemaVersion !== undefined) {
+    view.setUint32(p, schemaVersion)
+    p += 4
+  }
+  if (compressed) {
+    view.setUint32(p, payloadLength)
+    p += 4
+  }
+  return p
+}
+
+function truncated(): StowageError {
+  return new StowageError(StowageErrorCode.TRUNCATED, 'the envelope ends inside its header')
+}
+
+/**
+ * Parses an envelope header.
+ * @throws {StowageError} INVALID_ARGUMENT when `bytes` is not a Uint8Array; BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED.
+ */
+export function readHeader(bytes: Uint8Array): Header {
+  if (!(bytes instanceof Uint8Array)) {
+    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'decode expects a Uint8Array')
+  }
+  if (bytes.length < 1) throw truncated()
+  if (bytes[0] !== MAGIC) {
+    throw new StowageError(StowageErrorCode.BAD_MAGIC, 'these bytes are not a Stowage envelope (first byte is not 0xC1)')
+  }
+  if (bytes.length < FIXED_HEADER_SIZE) throw truncated()
+  const formatVersion = bytes[1] as number
+  const compressionId = bytes[2] as number
+  const flags = bytes[3] as number
+  if (formatVersion !== FORMAT_VERSION) {
+    throw new StowageError(StowageErrorCode.UNSUPPORTED_VERSION, `envelope format version ${formatVersion} is not supported (this build reads ${FORMAT_VERSION})`)
+  }
+  if (compressionId !== CompressionId.NONE && compressionId !== CompressionId.DEFLATE_RAW) {
+    throw new StowageError(StowageErrorCode.UNSUPPORTED_VERSION, `compression id ${compressionId} is not supported`)
+  }
+  if ((flags & ~KNOWN_FLAGS) !== 0) {
+    throw new StowageError(StowageErrorCode.UNSUPPORTED_VERSION, `envelope flags 0x${flags.toString(16)} are not supported`)
+  }
+  const compressed = compressionId === CompressionId.DEFLATE_RAW
+  const schema = (flags & FLAG_SCHEMA_VERSION) !== 0
+  const length = FIXED_HEADER_SIZE + (schema ? 4 : 0) + (compressed ? 4 : 0)
+  if (bytes.length < length + CRC_SIZE) throw truncated()
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  let p = FIXED_HEADER_SIZE
+  const schemaVersion = schema ? view.getUint32(p) : undefined
+  if (schema) p += 4
+  const stored = bytes.length - length - CRC_SIZE
+  const payloadLength = compressed ? view.getUint32(p) : stored
+  return {
+    formatVersion,
+    compression: compressed ? 'deflate-raw' : 'none',
+    schemaVersion,
+    payloadLength,
+    byteLength: bytes.length,
+    headerLength: length,
+    crc: view.getUint32(length),
+  }
+}
+
+/**
+ * Reads what an envelope's header says without decoding or checking its payload.
+ *
+ * @param bytes - an envelope produced by `encode`.
+ * @returns format version, compression, schema version and sizes.
+ * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, INVALID_ARGUMENT.
+ */
+export function inspect(bytes: Uint8Array): EnvelopeInfo {
+  const { formatVersion, compression, schemaVersion, payloadLength, byteLength } = readHeader(bytes)
+  return { formatVersion, compression, schemaVersion, payloadLength, byteLength }
+}

@@ -1,0 +1,27 @@
+/**
+ * Every `code` a {@link StowageError} can carry. Compare against these constants,
+ * not against message text: messages may change, codes are part of the API.
+ */
+export const StowageErrorCode = {
+  /** The bytes do not start with the envelope's magic byte `0xC1`: not a Stowage value. */
+  BAD_MAGIC: 'BAD_MAGIC',
+  /** The envelope's format version, compression id or flags are newer than this build understands. */
+  UNSUPPORTED_VERSION: 'UNSUPPORTED_VERSION',
+  /** The bytes end before the envelope or its compressed payload does. */
+  TRUNCATED: 'TRUNCATED',
+  /** The CRC-32 stored in the envelope does not match its contents: the bytes were damaged. */
+  CHECKSUM_MISMATCH: 'CHECKSUM_MISMATCH',
+  /** The bytes are structurally invalid (bad MessagePack, bad extension payload, bad deflate stream). */
+  CORRUPT: 'CORRUPT',
+  /** A configured limit (`maxBytes`, `maxDepth`) was exceeded, or a size the format cannot hold. */
+  LIMIT_EXCEEDED: 'LIMIT_EXCEEDED',
+  /** The value holds something that cannot be stored (a function, a symbol, a class without an extension). */
+  UNSUPPORTED_TYPE: 'UNSUPPORTED_TYPE',
+  /** The value refers to itself. */
+  CYCLE: 'CYCLE',
+  /** An argument or option passed to Stowage is out of range or of the wrong type. */
+  INVALID_ARGUMENT: 'INVALID_ARGUMENT',
+} as const
+
+/** The union of all error codes; see {@link StowageErrorCode}. */
+export type StowageErrorCode = (typeof StowageErrorCode)[keyof typeof StowageErrorCode]

@@ -1,0 +1,97 @@
+/**
+ * The Stowage wire format, version 1 (full description: FORMAT.md at the repository root).
+ *
+ * Envelope, all integers big-endian:
+ *
+ *   offset  size  field
+ *   0       1     MAGIC 0xC1 (the one byte MessagePack never uses)
+ *   1       1     FORMAT_VERSION (1)
+ *   2       1     compression id: 0 none, 1 raw deflate (RFC 1951)
+ *   3       1     flags: bit 0 = a schema version follows; bits 1-7 reserved, must be 0
+ *   4       4     schema version, uint32              (only when flag bit 0 is set)
+ *   +       4     uncompressed payload length, uint32 (only when compression != 0)
+ *   +       4     CRC-32 (zlib's) of every header byte before it, then of the uncompressed payload
+ *   +       …     payload: one MessagePack value, deflated when compression = 1
+ *
+ * The payload uses MessagePack application extension types: 0..63 belong to users,
+ * 64..127 to Stowage (see ExtType).
+ */
+
+/** First byte of every envelope. 0xC1 is "never used" in MessagePack, so an envelope is never valid msgpack. */
+export const MAGIC = 0xc1
+/** The format version this build writes and the highest it reads. */
+export const FORMAT_VERSION = 1
+
+/** Compression ids of the envelope's byte 2. */
+export const CompressionId = {
+  NONE: 0,
+  DEFLATE_RAW: 1,
+} as const
+
+/** Flag bit: a uint32 schema version follows the fixed header. */
+export const FLAG_SCHEMA_VERSION = 0x01
+/** Flag bits this version understands; any other set bit is refused. */
+export const KNOWN_FLAGS = FLAG_SCHEMA_VERSION
+
+/** Size of magic, version, compression id and flags. */
+export const FIXED_HEADER_SIZE = 4
+/** Size of the CRC-32 field. */
+export const CRC_SIZE = 4
+
+/**
+ * MessagePack extension types used by Stowage. User extensions take 0..63
+ * ({@link USER_EXT_MAX}); -1 is MessagePack's standard timestamp.
+ */
+export const ExtType = {
+  /** Standard MessagePack timestamp (32, 64 or 96 bit): valid `Date`s. */
+  TIMESTAMP: -1,
+  /** `undefined`; data is one byte 0x00. */
+  UNDEFINED: 64,
+  /** `bigint`; data is a sign byte (0 = +, 1 = -) then the magnitude, big-endian, no leading zeros. */
+  BIGINT: 65,
+  /** An invalid `Date` (`new Date(NaN)`); no data. */
+  INVALID_DATE: 66,
+  /** `Map`; data is a msgpack array [keys, values], both arrays of equal length. */
+  MAP: 67,
+  /** `Set`; data is a msgpack array of the members. */
+  SET: 68,
+  /** Typed array other than Uint8Array; data is a kind byte (TypedArrayKind) then the elements, little-endian. */
+  TYPED_ARRAY: 69,
+  /** `ArrayBuffer`; data is its bytes. */
+  ARRAY_BUFFER: 70,
+  /** `DataView`; data is its bytes. */
+  DATA_VIEW: 71,
+  /** `RegExp`; data is a msgpack array [source, flags]. */
+  REGEXP: 72,
+  /** An array of same-shaped plain objects; data is [count, keys, column 0, …, column k-1]. */
+  RECORDS: 73,
+  /** An array of integers stored as differences; data is [first, second - first, …]. */
+  DELTA: 74,
+  /** A plain object whose values are same-shaped objects; data is [keys, values]. */
+  DICT: 75,
+  /** A string with lone surrogates (not valid UTF-8); data is its UTF-16 code units, little-endian. */
+  UTF16: 76,
+} as const
+
+/** Highest extension type a user extension may take. */
+export const USER_EXT_MAX = 63
+
+/** Kind byte of ExtType.TYPED_ARRAY. */
+export const TypedArrayKind = {
+  Int8Array: 1,
+  Uint8ClampedArray: 2,
+  Int16Array: 3,
+  Uint16Array: 4,
+  Int32Array: 5,
+  Uint32Array: 6,
+  Float32Array: 7,
+  Float64Array: 8,
+  BigInt64Array: 9,
+  BigUint64Array: 10,
+  Float16Array: 11,
+} as const
+
+/** Arrays shorter than this are never written as RECORDS or DELTA: the extension header would cost more than it saves. */
+export const MIN_RECORDS = 2
+/** See {@link MIN_RECORDS}; integer runs shorter than this stay plain arrays. */
+export const MIN_DELTA = 8

@@ -1,0 +1,19 @@
+// Everything both entries (portable and Node) export besides the bound codec functions.
+export type { Codec } from './codec.js'
+export type { CompressionLevel } from './compression.js'
+export { inspect, type EnvelopeInfo } from './envelope.js'
+export { StowageErrorCode } from './error-codes.js'
+export type { Extension } from './extension.js'
+export { ExtType, FORMAT_VERSION, MAGIC, USER_EXT_MAX } from './format.js'
+export {
+  DEFAULT_COMPRESS,
+  DEFAULT_COMPRESS_THRESHOLD,
+  DEFAULT_LEVEL,
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_DEPTH,
+  DEFAULT_MIN_SAVINGS,
+  MAX_BYTES_LIMIT,
+  type CodecOptions,
+  type CompressMode,
+} from './options.js'
+export { StowageError, type StowageErrorOptions } from './stowage-error.js'
