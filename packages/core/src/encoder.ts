@@ -124,6 +124,7 @@ export class Encoder {
   encode(value: unknown): Uint8Array {
     this.pos = 0
     this.value(value, 0)
+    if (this.pos > this.settings.maxBytes) throw this.tooBig()
     return this.buf.subarray(0, this.pos)
   }
 
@@ -138,18 +139,18 @@ export class Encoder {
   private ensure(extra: number): void {
     const need = this.pos + extra
     if (need <= this.buf.length) return
-    if (need > this.settings.maxBytes + 16) {
-      throw new StowageError(
-        StowageErrorCode.LIMIT_EXCEEDED,
-        `value encodes to more than maxBytes (${this.settings.maxBytes} bytes)`,
-      )
-    }
+    // Headroom for the largest header reserved ahead of its data (a 6-byte ext32, a 5-byte str32).
+    if (need > this.settings.maxBytes + 16) throw this.tooBig()
     let size = this.buf.length * 2
     while (size < need) size *= 2
     const next = new Uint8Array(size)
     next.set(this.buf.subarray(0, this.pos))
     this.buf = next
     this.view = new DataView(next.buffer)
+  }
+
+  private tooBig(): StowageError {
+    return new StowageError(StowageErrorCode.LIMIT_EXCEEDED, `the value encodes to more than maxBytes (${this.settings.maxBytes} bytes)`)
   }
 
   private value(v: unknown, depth: number): void {

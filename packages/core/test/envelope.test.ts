@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest'
+import { createCodec, DEFAULT_COMPRESS_THRESHOLD, encode, inspect, MAGIC, StowageError, StowageErrorCode } from '../src/index.js'
+import { caught } from './helpers.js'
+
+const text = 'the same sentence again and again; '.repeat(100)
+
+describe('envelope', () => {
+  it('starts with 0xC1, format version 1, and says how it is stored', () => {
+    const small = encode({ a: 1 })
+    expect([...small.subarray(0, 4)]).toStrictEqual([MAGIC, 1, 0, 0])
+    expect(inspect(small)).toStrictEqual({ formatVersion: 1, compression: 'none', schemaVersion: undefined, payloadLength: small.length - 8, byteLength: small.length })
+    const big = encode(text)
+    expect(inspect(big).compression).toBe('deflate-raw')
+    expect(inspect(big).payloadLength).toBe(text.length + 3)
+    expect(big.length).toBeLessThan(text.length / 10)
+  })
+
+  it('returns an exact-length array that owns its memory', () => {
+    for (const value of [1, text, { big: Array.from({ length: 1000 }, (_, i) => i * i) }]) {
+      const bytes = encode(value)
+      expect(bytes.constructor).toBe(Uint8Array)
+      expect(bytes.byteOffset).toBe(0)
+      expect(bytes.buffer.byteLength).toBe(bytes.length)
+    }
+  })
+
+  it('does not share memory between results', () => {
+    const codec = createCodec()
+    const a = codec.encode('first value')
+    const copy = a.slice()
+    codec.encode('second value, longer than the first')
+    expect(a).toStrictEqual(copy)
+  })
+
+  it('auto mode leaves small values uncompressed and never makes them bigger than their MessagePack', () => {
+    const token = { userId: 'u_8f3a2c', token: '0123456789abcdef0123456789abcdef', scopes: ['read'], expiresAt: 1767225600000 }
+    const bytes = encode(token)
+    expect(inspect(bytes).compression).toBe('none')
+    expect(bytes.length).toBe(inspect(bytes).payloadLength + 8)
+    // incompressible data above the threshold stays uncompressed too
+    let seed = 1
+    const noise = new Uint8Array(DEFAULT_COMPRESS_THRESHOLD * 4).map(() => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 24))
+    expect(inspect(encode(noise)).compression).toBe('none')
+  })
+
+  it('always/never modes and levels do what they say', () => {
+    expect(inspect(createCodec({ compress: 'always' }).encode(1)).compression).toBe('deflate-raw')
+    expect(inspect(createCodec({ compress: 'never' }).encode(text)).compression).toBe('none')
+    const stored = createCodec({ compress: 'always', level: 0 }).encode(text)
+    const fast = createCodec({ compress: 'always', level: 1 }).encode(text)
+    expect(stored.length).toBeGreaterThan(text.length)
+    expect(fast.length).toBeLessThan(text.length / 10)
+    expect(createCodec().decode(stored)).toBe(text)
+  })
+
+  it('carries a schema version when the codec has one', () => {
+    const codec = createCodec({ schemaVersion: 7 })
+    const bytes = codec.encode({ a: 1 })
+    expect(inspect(bytes).schemaVersion).toBe(7)
+    expect(codec.decode(bytes)).toStrictEqual({ a: 1 })
+    expect(createCodec().decode(bytes)).toStrictEqual({ a: 1 })
+  })
+
+  it('refuses bytes that are not an envelope with typed errors', () => {
+    const cases: Array<[unknown, string]> = [
+      [new Uint8Array([0x81, 0xa1, 0x61, 0x01]), StowageErrorCode.BAD_MAGIC],
+      [new Uint8Array([]), StowageErrorCode.TRUNCATED],
+      [new Uint8Array([0xc1, 1]), StowageErrorCode.TRUNCATED],
+      [new Uint8Array([0xc1, 2, 0, 0, 0, 0, 0, 0, 0xc0]), StowageErrorCode.UNSUPPORTED_VERSION],
+      [new Uint8Array([0xc1, 1, 9, 0, 0, 0, 0, 0, 0xc0]), StowageErrorCode.UNSUPPORTED_VERSION],
+      [new Uint8Array([0xc1, 1, 0, 0x80, 0, 0, 0, 0, 0xc0]), StowageErrorCode.UNSUPPORTED_VERSION],
+      ['not bytes', StowageErrorCode.INVALID_ARGUMENT],
+    ]
+    for (const [input, code] of cases) {
+      const error = caught(() => createCodec().decode(input as Uint8Array))
+      expect(StowageError.isInstance(error), String(input)).toBe(true)
+      expect((error as StowageError).code).toBe(code)
+    }
+  })
+
+  it('detects a flipped bit anywhere in an uncompressed envelope', () => {
+    const bytes = encode({ a: 'short', n: 12345 })
+    for (let i = 0; i < bytes.length * 8; i++) {
+      const damaged = bytes.slice()
+      damaged[i >> 3] = (damaged[i >> 3] as number) ^ (1 << (i & 7))
+      const error = caught(() => createCodec().decode(damaged))
+      expect(StowageError.isInstance(error), `bit ${i}`).toBe(true)
+    }
+  })
+
+  it('a flipped bit in a compressed envelope gives an error or, where deflate ignores that bit, the exact value', () => {
+    const bytes = encode(text)
+    let errors = 0
+    for (let i = 0; i < bytes.length * 8; i++) {
+      const damaged = bytes.slice()
+      damaged[i >> 3] = (damaged[i >> 3] as number) ^ (1 << (i & 7))
+      const error = caught(() => expect(createCodec().decode(damaged)).toBe(text))
+      if (error !== undefined) {
+        expect(StowageError.isInstance(error), `bit ${i}`).toBe(true)
+        errors++
+      }
+    }
+    expect(errors).toBeGreaterThan(bytes.length * 8 * 0.9)
+  })
+})

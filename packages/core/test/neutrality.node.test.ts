@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const src = join(dirname(fileURLToPath(import.meta.url)), '../src')
+
+/** Every source file the portable entry reaches through its relative imports. */
+function reachable(entry: string): Map<string, string> {
+  const seen = new Map<string, string>()
+  const visit = (file: string) => {
+    if (seen.has(file)) return
+    const text = readFileSync(file, 'utf8')
+    seen.set(file, text)
+    for (const [, spec] of text.matchAll(/(?:import|export)[^'"]*from\s+'([^']+)'/g)) {
+      if (spec!.startsWith('.')) visit(resolve(dirname(file), spec!.replace(/\.js$/, '.ts')))
+    }
+  }
+  visit(join(src, entry))
+  return seen
+}
+
+describe('the portable entry is runtime-neutral', () => {
+  const files = reachable('index.ts')
+
+  it('reaches the codec (the scan is not vacuous)', () => {
+    expect([...files.keys()].map((f) => f.slice(src.length + 1))).toEqual(expect.arrayContaining(['encoder.ts', 'decoder.ts', 'compression-portable.ts']))
+  })
+
+  it('imports no node: module and nothing but fflate from outside', () => {
+    for (const [file, text] of files) {
+      for (const [, spec] of text.matchAll(/from\s+'([^']+)'/g)) {
+        expect(spec!.startsWith('.') || spec === 'fflate', `${file} imports ${spec}`).toBe(true)
+      }
+    }
+  })
+
+  it('never names Buffer or process', () => {
+    for (const [file, text] of files) {
+      const code = text.replace(/\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '')
+      expect(/\bBuffer\b|\bprocess\b/.test(code), file).toBe(false)
+    }
+  })
+})
