@@ -12,7 +12,7 @@ export const DEFAULT_COMPRESS: CompressMode = 'auto'
 /** Default of {@link CodecOptions.level}: the fastest level; higher levels cost 2-5× the time for a few % (apps/bench). */
 export const DEFAULT_LEVEL: CompressionLevel = 1
 /** Default of {@link CodecOptions.compressThreshold}, in bytes of MessagePack; tuned by `pnpm bench` (apps/bench/RESULTS.md). */
-export const DEFAULT_COMPRESS_THRESHOLD = 512
+export const DEFAULT_COMPRESS_THRESHOLD = 256
 /** Default of {@link CodecOptions.minSavings}; tuned by `pnpm bench` (apps/bench/RESULTS.md). */
 export const DEFAULT_MIN_SAVINGS = 0.1
 /** Default of {@link CodecOptions.maxBytes}: 64 MiB. */
@@ -33,7 +33,7 @@ export interface CodecOptions {
   readonly compress?: CompressMode
   /** Raw deflate level, 0 (store) to 9 (smallest). Defaults to 1 ({@link DEFAULT_LEVEL}). */
   readonly level?: CompressionLevel
-  /** With `compress: 'auto'`, payloads smaller than this many bytes are not deflated. Defaults to 512 ({@link DEFAULT_COMPRESS_THRESHOLD}). */
+  /** With `compress: 'auto'`, payloads smaller than this many bytes are not deflated. Defaults to 256 ({@link DEFAULT_COMPRESS_THRESHOLD}). */
   readonly compressThreshold?: number
   /** With `compress: 'auto'`, the deflated form is kept only when it is at least this fraction smaller (0 to 1). Defaults to 0.1 ({@link DEFAULT_MIN_SAVINGS}). */
   readonly minSavings?: number
