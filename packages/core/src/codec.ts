@@ -1,7 +1,8 @@
 import type { CompressionBackend } from './compression.js'
 import { Decoder } from './decoder.js'
 import { DepthExceeded, Encoder } from './encoder.js'
-import { headerLength, readHeader, writeHeader, type Header } from './envelope.js'
+import { crc32Range } from './crc32.js'
+import { headerLength, readHeader, writeHeader, writeUint32, type Header } from './envelope.js'
 import { StowageErrorCode } from './error-codes.js'
 import { hasCycle } from './find-cycle.js'
 import { CRC_SIZE } from './format.js'
@@ -126,8 +127,8 @@ class StowageCodec implements Codec {
     const length = headerLength(keep, schemaVersion)
     const out = new Uint8Array(length + CRC_SIZE + body.length)
     writeHeader(out, payload.length, keep, schemaVersion)
-    const crc = this.backend.crc32(payload, this.backend.crc32(out.subarray(0, length)))
-    new DataView(out.buffer).setUint32(length, crc)
+    const crc = this.backend.crc32(payload, crc32Range(out, 0, length))
+    writeUint32(out, length, crc)
     out.set(body, length + CRC_SIZE)
     return out
   }
@@ -146,7 +147,7 @@ class StowageCodec implements Codec {
   }
 
   private open(bytes: Uint8Array, header: Header, payload: Uint8Array): unknown {
-    const crc = this.backend.crc32(payload, this.backend.crc32(bytes.subarray(0, header.headerLength)))
+    const crc = this.backend.crc32(payload, crc32Range(bytes, 0, header.headerLength))
     if (crc !== header.crc) {
       throw new StowageError(StowageErrorCode.CHECKSUM_MISMATCH, 'the envelope is damaged: its CRC-32 does not match')
     }

@@ -21,10 +21,18 @@ for (let n = 0; n < 256; n++) {
  * @returns the CRC as an unsigned 32-bit number.
  */
 export function crc32(data: Uint8Array, crc = 0): number {
+  return crc32Range(data, 0, data.length, crc)
+}
+
+/**
+ * CRC-32 of `data[start..end)`, continuing from `crc`; no subarray needed (the envelope header).
+ * @returns the CRC as an unsigned 32-bit number.
+ */
+export function crc32Range(data: Uint8Array, start: number, end: number, crc = 0): number {
   const t = TABLES
   let c = ~crc
-  let i = 0
-  const end8 = data.length - (data.length % 8)
+  let i = start
+  const end8 = end - ((end - start) % 8)
   while (i < end8) {
     const a = c ^ ((data[i] as number) | ((data[i + 1] as number) << 8) | ((data[i + 2] as number) << 16) | ((data[i + 3] as number) << 24))
     const b = (data[i + 4] as number) | ((data[i + 5] as number) << 8) | ((data[i + 6] as number) << 16) | ((data[i + 7] as number) << 24)
@@ -39,6 +47,6 @@ export function crc32(data: Uint8Array, crc = 0): number {
       (t[b >>> 24] as number)
     i += 8
   }
-  while (i < data.length) c = (t[(c ^ (data[i++] as number)) & 0xff] as number) ^ (c >>> 8)
+  while (i < end) c = (t[(c ^ (data[i++] as number)) & 0xff] as number) ^ (c >>> 8)
   return ~c >>> 0
 }

@@ -298,17 +298,7 @@ export class Encoder {
         }
       }
     }
-    this.ensure(5)
-    if (n < 16) this.buf[this.pos++] = 0x80 | n
-    else if (n < 0x10000) {
-      this.buf[this.pos++] = 0xde
-      this.view.setUint16(this.pos, n)
-      this.pos += 2
-    } else {
-      this.buf[this.pos++] = 0xdf
-      this.view.setUint32(this.pos, n)
-      this.pos += 4
-    }
+    this.header(n, 0x80, 16, 0, 0xde, 0xdf)
     for (let i = 0; i < n; i++) {
       const key = keys[i] as string
       this.string(key)
@@ -317,15 +307,25 @@ export class Encoder {
   }
 
   private arrayHeader(n: number): void {
+    this.header(n, 0x90, 16, 0, 0xdc, 0xdd)
+  }
+
+  // The length prefix shared by MessagePack's sized types: a "fix" form for small lengths (when
+  // fixLimit > 0), then 8-bit (when code8 > 0), 16-bit and 32-bit lengths.
+  private header(len: number, fixBase: number, fixLimit: number, code8: number, code16: number, code32: number): void {
     this.ensure(5)
-    if (n < 16) this.buf[this.pos++] = 0x90 | n
-    else if (n < 0x10000) {
-      this.buf[this.pos++] = 0xdc
-      this.view.setUint16(this.pos, n)
+    const buf = this.buf
+    if (len < fixLimit) buf[this.pos++] = fixBase | len
+    else if (code8 !== 0 && len < 0x100) {
+      buf[this.pos++] = code8
+      buf[this.pos++] = len
+    } else if (len < 0x10000) {
+      buf[this.pos++] = code16
+      this.view.setUint16(this.pos, len)
       this.pos += 2
     } else {
-      this.buf[this.pos++] = 0xdd
-      this.view.setUint32(this.pos, n)
+      buf[this.pos++] = code32
+      this.view.setUint32(this.pos, len)
       this.pos += 4
     }
   }
@@ -427,21 +427,7 @@ export class Encoder {
   }
 
   private strHeader(len: number): void {
-    this.ensure(5)
-    const buf = this.buf
-    if (len < 32) buf[this.pos++] = 0xa0 | len
-    else if (len < 0x100) {
-      buf[this.pos++] = 0xd9
-      buf[this.pos++] = len
-    } else if (len < 0x10000) {
-      buf[this.pos++] = 0xda
-      this.view.setUint16(this.pos, len)
-      this.pos += 2
-    } else {
-      buf[this.pos++] = 0xdb
-      this.view.setUint32(this.pos, len)
-      this.pos += 4
-    }
+    this.header(len, 0xa0, 32, 0xd9, 0xda, 0xdb)
   }
 
   // A string with lone surrogates has no UTF-8 form; its UTF-16 code units are kept instead.
@@ -456,22 +442,10 @@ export class Encoder {
   }
 
   private bin(bytes: Uint8Array): void {
-    const len = bytes.length
-    this.ensure(len + 5)
-    if (len < 0x100) {
-      this.buf[this.pos++] = 0xc4
-      this.buf[this.pos++] = len
-    } else if (len < 0x10000) {
-      this.buf[this.pos++] = 0xc5
-      this.view.setUint16(this.pos, len)
-      this.pos += 2
-    } else {
-      this.buf[this.pos++] = 0xc6
-      this.view.setUint32(this.pos, len)
-      this.pos += 4
-    }
+    this.header(bytes.length, 0, 0, 0xc4, 0xc5, 0xc6)
+    this.ensure(bytes.length)
     this.buf.set(bytes, this.pos)
-    this.pos += len
+    this.pos += bytes.length
   }
 
   private bigint(v: bigint): void {

@@ -28,19 +28,30 @@ export function headerLength(compressed: boolean, schemaVersion: number | undefi
 }
 
 /** Writes the header (CRC excluded) at the start of `out`; returns its length. */
+/** Writes `value` as a big-endian uint32 at `at`. */
+export function writeUint32(out: Uint8Array, at: number, value: number): void {
+  out[at] = value >>> 24
+  out[at + 1] = value >>> 16
+  out[at + 2] = value >>> 8
+  out[at + 3] = value
+}
+
+function readUint32(bytes: Uint8Array, at: number): number {
+  return (((bytes[at] as number) << 24) | ((bytes[at + 1] as number) << 16) | ((bytes[at + 2] as number) << 8) | (bytes[at + 3] as number)) >>> 0
+}
+
 export function writeHeader(out: Uint8Array, payloadLength: number, compressed: boolean, schemaVersion: number | undefined): number {
-  const view = new DataView(out.buffer, out.byteOffset, out.byteLength)
   out[0] = MAGIC
   out[1] = FORMAT_VERSION
   out[2] = compressed ? CompressionId.DEFLATE_RAW : CompressionId.NONE
   out[3] = schemaVersion === undefined ? 0 : FLAG_SCHEMA_VERSION
   let p = FIXED_HEADER_SIZE
   if (schemaVersion !== undefined) {
-    view.setUint32(p, schemaVersion)
+    writeUint32(out, p, schemaVersion)
     p += 4
   }
   if (compressed) {
-    view.setUint32(p, payloadLength)
+    writeUint32(out, p, payloadLength)
     p += 4
   }
   return p
@@ -79,12 +90,11 @@ export function readHeader(bytes: Uint8Array): Header {
   const schema = (flags & FLAG_SCHEMA_VERSION) !== 0
   const length = FIXED_HEADER_SIZE + (schema ? 4 : 0) + (compressed ? 4 : 0)
   if (bytes.length < length + CRC_SIZE) throw truncated()
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   let p = FIXED_HEADER_SIZE
-  const schemaVersion = schema ? view.getUint32(p) : undefined
+  const schemaVersion = schema ? readUint32(bytes, p) : undefined
   if (schema) p += 4
   const stored = bytes.length - length - CRC_SIZE
-  const payloadLength = compressed ? view.getUint32(p) : stored
+  const payloadLength = compressed ? readUint32(bytes, p) : stored
   return {
     formatVersion,
     compression: compressed ? 'deflate-raw' : 'none',
@@ -92,7 +102,7 @@ export function readHeader(bytes: Uint8Array): Header {
     payloadLength,
     byteLength: bytes.length,
     headerLength: length,
-    crc: view.getUint32(length),
+    crc: readUint32(bytes, length),
   }
 }
 
