@@ -2,7 +2,7 @@ import type { CompressionBackend } from './compression.js'
 import { Decoder } from './decoder.js'
 import { DepthExceeded, Encoder } from './encoder.js'
 import { crc32Range } from './crc32.js'
-import { headerLength, readHeader, writeHeader, writeUint32, type Header } from './envelope.js'
+import { headerLength, MAX_TIME, readHeader, writeHeader, writeUint32, type EnvelopeMeta, type Header } from './envelope.js'
 import { StowageErrorCode } from './error-codes.js'
 import { hasCycle } from './find-cycle.js'
 import { CRC_SIZE } from './format.js'
@@ -16,10 +16,11 @@ export interface Codec {
   /**
    * Encodes a value into a new, exact-length envelope that owns its memory.
    * @param value - any value of the supported types (see the package README).
+   * @param meta - metadata for this envelope; its `schemaVersion` overrides the codec's. Defaults to none.
    * @returns the envelope bytes.
-   * @throws {StowageError} UNSUPPORTED_TYPE, CYCLE, LIMIT_EXCEEDED.
+   * @throws {StowageError} UNSUPPORTED_TYPE, CYCLE, LIMIT_EXCEEDED, INVALID_ARGUMENT (bad meta).
    */
-  encode(value: unknown): Uint8Array
+  encode(value: unknown, meta?: EnvelopeMeta): Uint8Array
   /**
    * Decodes an envelope.
    * @param bytes - an envelope produced by any Stowage codec.
@@ -28,17 +29,31 @@ export interface Codec {
    */
   decode<T = unknown>(bytes: Uint8Array): T
   /**
+   * Decodes an envelope and returns its metadata with the value.
+   * @param bytes - an envelope produced by any Stowage codec.
+   * @returns `{ value, schemaVersion, freshUntil }`.
+   * @throws {StowageError} as {@link Codec.decode}.
+   */
+  decodeEnvelope<T = unknown>(bytes: Uint8Array): DecodedEnvelope<T>
+  /**
    * Like {@link Codec.encode}, but large payloads are deflated off the calling thread
    * (a zlib thread on Node, a worker in browsers). Same bytes as `encode`.
    * @throws {StowageError} as {@link Codec.encode} (as a rejection).
    */
-  encodeAsync(value: unknown): Promise<Uint8Array>
+  encodeAsync(value: unknown, meta?: EnvelopeMeta): Promise<Uint8Array>
   /**
    * Like {@link Codec.decode}, but large payloads are inflated without blocking
    * (zlib's thread on Node, DecompressionStream in browsers).
    * @throws {StowageError} as {@link Codec.decode} (as a rejection).
    */
   decodeAsync<T = unknown>(bytes: Uint8Array): Promise<T>
+}
+
+/** A decoded value with the metadata its envelope carried. */
+export interface DecodedEnvelope<T> {
+  readonly value: T
+  readonly schemaVersion: number | undefined
+  readonly freshUntil: number | undefined
 }
 
 function isStackOverflow(e: unknown): boolean {
@@ -49,35 +64,56 @@ class StowageCodec implements Codec {
   readonly options: Codec['options']
   private readonly encoder: Encoder
   private readonly decoder: Decoder
+  private readonly defaultMeta: EnvelopeMeta
 
   constructor(
     private readonly settings: Settled,
     private readonly backend: CompressionBackend,
   ) {
     this.options = Object.freeze({ ...settings })
+    this.defaultMeta = { schemaVersion: settings.schemaVersion }
     this.encoder = new Encoder(settings)
     this.decoder = new Decoder(settings)
   }
 
-  encode(value: unknown): Uint8Array {
+  encode(value: unknown, meta?: EnvelopeMeta): Uint8Array {
+    const settled = this.meta(meta)
     return this.withPayload(value, (payload) => {
       const deflated = this.wantsDeflate(payload) ? this.backend.deflateSync(payload, this.settings.level) : undefined
-      return this.seal(payload, deflated)
+      return this.seal(payload, deflated, settled)
     })
   }
 
-  async encodeAsync(value: unknown): Promise<Uint8Array> {
+  async encodeAsync(value: unknown, meta?: EnvelopeMeta): Promise<Uint8Array> {
+    const settled = this.meta(meta)
     // The payload must outlive the shared encoder buffer across the await: copy it.
     const payload = this.withPayload(value, (p) => (this.wantsDeflate(p) ? p.slice() : undefined))
-    if (payload === undefined) return this.encode(value)
-    return this.seal(payload, await this.backend.deflateAsync(payload, this.settings.level))
+    if (payload === undefined) return this.encode(value, meta)
+    return this.seal(payload, await this.backend.deflateAsync(payload, this.settings.level), settled)
   }
 
   decode<T = unknown>(bytes: Uint8Array): T {
+    return this.decodeEnvelope<T>(bytes).value
+  }
+
+  decodeEnvelope<T = unknown>(bytes: Uint8Array): DecodedEnvelope<T> {
     const header = readHeader(bytes)
     const body = this.body(bytes, header)
     const payload = header.compression === 'none' ? body : this.backend.inflateSync(body, header.payloadLength)
-    return this.open(bytes, header, payload) as T
+    return { value: this.open(bytes, header, payload) as T, schemaVersion: header.schemaVersion, freshUntil: header.freshUntil }
+  }
+
+  private meta(meta: EnvelopeMeta | undefined): EnvelopeMeta {
+    if (meta === undefined) return this.defaultMeta
+    const schemaVersion = meta.schemaVersion ?? this.settings.schemaVersion
+    const { freshUntil } = meta
+    if (schemaVersion !== undefined && !(Number.isInteger(schemaVersion) && schemaVersion >= 0 && schemaVersion <= 0xffffffff)) {
+      throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `schemaVersion must be an integer from 0 to ${0xffffffff}`)
+    }
+    if (freshUntil !== undefined && !(Number.isInteger(freshUntil) && freshUntil >= 0 && freshUntil <= MAX_TIME)) {
+      throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'freshUntil must be a time in whole milliseconds since the epoch')
+    }
+    return { schemaVersion, freshUntil }
   }
 
   async decodeAsync<T = unknown>(bytes: Uint8Array): Promise<T> {
@@ -119,14 +155,14 @@ class StowageCodec implements Codec {
     return compress === 'always' || (compress === 'auto' && payload.length >= compressThreshold)
   }
 
-  private seal(payload: Uint8Array, deflated: Uint8Array | undefined): Uint8Array {
-    const { compress, minSavings, schemaVersion } = this.settings
+  private seal(payload: Uint8Array, deflated: Uint8Array | undefined, meta: EnvelopeMeta): Uint8Array {
+    const { compress, minSavings } = this.settings
     const keep =
       deflated !== undefined && (compress === 'always' || deflated.length + 4 <= payload.length * (1 - minSavings))
     const body = keep ? (deflated as Uint8Array) : payload
-    const length = headerLength(keep, schemaVersion)
+    const length = headerLength(keep, meta)
     const out = new Uint8Array(length + CRC_SIZE + body.length)
-    writeHeader(out, payload.length, keep, schemaVersion)
+    writeHeader(out, payload.length, keep, meta)
     const crc = this.backend.crc32(payload, crc32Range(out, 0, length))
     writeUint32(out, length, crc)
     out.set(body, length + CRC_SIZE)

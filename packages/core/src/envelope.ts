@@ -1,6 +1,14 @@
 import { StowageErrorCode } from './error-codes.js'
-import { CompressionId, CRC_SIZE, FIXED_HEADER_SIZE, FLAG_SCHEMA_VERSION, FORMAT_VERSION, KNOWN_FLAGS, MAGIC } from './format.js'
+import { CompressionId, CRC_SIZE, FIXED_HEADER_SIZE, FLAG_FRESH_UNTIL, FLAG_SCHEMA_VERSION, FORMAT_VERSION, KNOWN_FLAGS, MAGIC } from './format.js'
 import { StowageError } from './stowage-error.js'
+
+/** Metadata an envelope may carry beside its value. */
+export interface EnvelopeMeta {
+  /** An application schema version, uint32 (see the Cache's `version`). Defaults to none. */
+  readonly schemaVersion?: number
+  /** Until when the value is fresh, in ms since the epoch (stale-while-revalidate). Defaults to none. */
+  readonly freshUntil?: number
+}
 
 /** What an envelope's header says; see {@link inspect}. */
 export interface EnvelopeInfo {
@@ -8,8 +16,10 @@ export interface EnvelopeInfo {
   readonly formatVersion: number
   /** How the payload is stored. */
   readonly compression: 'none' | 'deflate-raw'
-  /** The schema version written by the encoding codec, if it had one. */
+  /** The schema version written by the encoder, if any. */
   readonly schemaVersion: number | undefined
+  /** The fresh-until time written by the encoder, if any (ms since the epoch). */
+  readonly freshUntil: number | undefined
   /** Size of the MessagePack payload once inflated. */
   readonly payloadLength: number
   /** Size of the whole envelope, header included. */
@@ -22,12 +32,10 @@ export interface Header extends EnvelopeInfo {
   readonly crc: number
 }
 
-/** Header length, CRC excluded, for the given choices. */
-export function headerLength(compressed: boolean, schemaVersion: number | undefined): number {
-  return FIXED_HEADER_SIZE + (schemaVersion === undefined ? 0 : 4) + (compressed ? 4 : 0)
-}
+const TWO_32 = 4294967296
+/** Latest representable fresh-until time; Date's own limit. */
+export const MAX_TIME = 8.64e15
 
-/** Writes the header (CRC excluded) at the start of `out`; returns its length. */
 /** Writes `value` as a big-endian uint32 at `at`. */
 export function writeUint32(out: Uint8Array, at: number, value: number): void {
   out[at] = value >>> 24
@@ -40,15 +48,27 @@ function readUint32(bytes: Uint8Array, at: number): number {
   return (((bytes[at] as number) << 24) | ((bytes[at + 1] as number) << 16) | ((bytes[at + 2] as number) << 8) | (bytes[at + 3] as number)) >>> 0
 }
 
-export function writeHeader(out: Uint8Array, payloadLength: number, compressed: boolean, schemaVersion: number | undefined): number {
+/** Header length, CRC excluded, for the given choices. */
+export function headerLength(compressed: boolean, meta: EnvelopeMeta): number {
+  return FIXED_HEADER_SIZE + (meta.schemaVersion === undefined ? 0 : 4) + (meta.freshUntil === undefined ? 0 : 8) + (compressed ? 4 : 0)
+}
+
+/** Writes the header (CRC excluded) at the start of `out`; returns its length. */
+export function writeHeader(out: Uint8Array, payloadLength: number, compressed: boolean, meta: EnvelopeMeta): number {
+  const { schemaVersion, freshUntil } = meta
   out[0] = MAGIC
   out[1] = FORMAT_VERSION
   out[2] = compressed ? CompressionId.DEFLATE_RAW : CompressionId.NONE
-  out[3] = schemaVersion === undefined ? 0 : FLAG_SCHEMA_VERSION
+  out[3] = (schemaVersion === undefined ? 0 : FLAG_SCHEMA_VERSION) | (freshUntil === undefined ? 0 : FLAG_FRESH_UNTIL)
   let p = FIXED_HEADER_SIZE
   if (schemaVersion !== undefined) {
     writeUint32(out, p, schemaVersion)
     p += 4
+  }
+  if (freshUntil !== undefined) {
+    writeUint32(out, p, Math.floor(freshUntil / TWO_32))
+    writeUint32(out, p + 4, freshUntil >>> 0)
+    p += 8
   }
   if (compressed) {
     writeUint32(out, p, payloadLength)
@@ -63,7 +83,7 @@ function truncated(): StowageError {
 
 /**
  * Parses an envelope header.
- * @throws {StowageError} INVALID_ARGUMENT when `bytes` is not a Uint8Array; BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED.
+ * @throws {StowageError} INVALID_ARGUMENT when `bytes` is not a Uint8Array; BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CORRUPT.
  */
 export function readHeader(bytes: Uint8Array): Header {
   if (!(bytes instanceof Uint8Array)) {
@@ -87,18 +107,25 @@ export function readHeader(bytes: Uint8Array): Header {
     throw new StowageError(StowageErrorCode.UNSUPPORTED_VERSION, `envelope flags 0x${flags.toString(16)} are not supported`)
   }
   const compressed = compressionId === CompressionId.DEFLATE_RAW
-  const schema = (flags & FLAG_SCHEMA_VERSION) !== 0
-  const length = FIXED_HEADER_SIZE + (schema ? 4 : 0) + (compressed ? 4 : 0)
+  const hasSchema = (flags & FLAG_SCHEMA_VERSION) !== 0
+  const hasFresh = (flags & FLAG_FRESH_UNTIL) !== 0
+  const length = FIXED_HEADER_SIZE + (hasSchema ? 4 : 0) + (hasFresh ? 8 : 0) + (compressed ? 4 : 0)
   if (bytes.length < length + CRC_SIZE) throw truncated()
   let p = FIXED_HEADER_SIZE
-  const schemaVersion = schema ? readUint32(bytes, p) : undefined
-  if (schema) p += 4
-  const stored = bytes.length - length - CRC_SIZE
-  const payloadLength = compressed ? readUint32(bytes, p) : stored
+  const schemaVersion = hasSchema ? readUint32(bytes, p) : undefined
+  if (hasSchema) p += 4
+  let freshUntil: number | undefined
+  if (hasFresh) {
+    freshUntil = readUint32(bytes, p) * TWO_32 + readUint32(bytes, p + 4)
+    if (freshUntil > MAX_TIME) throw new StowageError(StowageErrorCode.CORRUPT, 'the fresh-until time is out of range')
+    p += 8
+  }
+  const payloadLength = compressed ? readUint32(bytes, p) : bytes.length - length - CRC_SIZE
   return {
     formatVersion,
     compression: compressed ? 'deflate-raw' : 'none',
     schemaVersion,
+    freshUntil,
     payloadLength,
     byteLength: bytes.length,
     headerLength: length,
@@ -110,10 +137,10 @@ export function readHeader(bytes: Uint8Array): Header {
  * Reads what an envelope's header says without decoding or checking its payload.
  *
  * @param bytes - an envelope produced by `encode`.
- * @returns format version, compression, schema version and sizes.
- * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, INVALID_ARGUMENT.
+ * @returns format version, compression, schema version, fresh-until time and sizes.
+ * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CORRUPT, INVALID_ARGUMENT.
  */
 export function inspect(bytes: Uint8Array): EnvelopeInfo {
-  const { formatVersion, compression, schemaVersion, payloadLength, byteLength } = readHeader(bytes)
-  return { formatVersion, compression, schemaVersion, payloadLength, byteLength }
+  const { formatVersion, compression, schemaVersion, freshUntil, payloadLength, byteLength } = readHeader(bytes)
+  return { formatVersion, compression, schemaVersion, freshUntil, payloadLength, byteLength }
 }

@@ -7,8 +7,10 @@
  *   0       1     MAGIC 0xC1 (the one byte MessagePack never uses)
  *   1       1     FORMAT_VERSION (1)
  *   2       1     compression id: 0 none, 1 raw deflate (RFC 1951)
- *   3       1     flags: bit 0 = a schema version follows; bits 1-7 reserved, must be 0
+ *   3       1     flags: bit 0 = a schema version follows, bit 1 = a fresh-until time follows;
+ *                 bits 2-7 reserved, must be 0
  *   4       4     schema version, uint32              (only when flag bit 0 is set)
+ *   +       8     fresh until, uint64 ms since epoch  (only when flag bit 1 is set)
  *   +       4     uncompressed payload length, uint32 (only when compression != 0)
  *   +       4     CRC-32 (zlib's) of every header byte before it, then of the uncompressed payload
  *   +       …     payload: one MessagePack value, deflated when compression = 1
@@ -30,8 +32,10 @@ export const CompressionId = {
 
 /** Flag bit: a uint32 schema version follows the fixed header. */
 export const FLAG_SCHEMA_VERSION = 0x01
+/** Flag bit: a uint64 "fresh until" time (ms since the epoch) follows; used for stale-while-revalidate. */
+export const FLAG_FRESH_UNTIL = 0x02
 /** Flag bits this version understands; any other set bit is refused. */
-export const KNOWN_FLAGS = FLAG_SCHEMA_VERSION
+export const KNOWN_FLAGS = FLAG_SCHEMA_VERSION | FLAG_FRESH_UNTIL
 
 /** Size of magic, version, compression id and flags. */
 export const FIXED_HEADER_SIZE = 4

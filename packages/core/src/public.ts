@@ -1,7 +1,7 @@
 // Everything both entries (portable and Node) export besides the bound codec functions.
-export type { Codec } from './codec.js'
+export type { Codec, DecodedEnvelope } from './codec.js'
 export type { CompressionLevel } from './compression.js'
-export { inspect, type EnvelopeInfo } from './envelope.js'
+export { inspect, type EnvelopeInfo, type EnvelopeMeta } from './envelope.js'
 export { StowageErrorCode } from './error-codes.js'
 export type { Extension } from './extension.js'
 export { ExtType, FORMAT_VERSION, MAGIC, USER_EXT_MAX } from './format.js'

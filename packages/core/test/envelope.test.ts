@@ -8,7 +8,7 @@ describe('envelope', () => {
   it('starts with 0xC1, format version 1, and says how it is stored', () => {
     const small = encode({ a: 1 })
     expect([...small.subarray(0, 4)]).toStrictEqual([MAGIC, 1, 0, 0])
-    expect(inspect(small)).toStrictEqual({ formatVersion: 1, compression: 'none', schemaVersion: undefined, payloadLength: small.length - 8, byteLength: small.length })
+    expect(inspect(small)).toStrictEqual({ formatVersion: 1, compression: 'none', schemaVersion: undefined, freshUntil: undefined, payloadLength: small.length - 8, byteLength: small.length })
     const big = encode(text)
     expect(inspect(big).compression).toBe('deflate-raw')
     expect(inspect(big).payloadLength).toBe(text.length + 3)
@@ -61,6 +61,20 @@ describe('envelope', () => {
     expect(createCodec().decode(bytes)).toStrictEqual({ a: 1 })
   })
 
+  it('carries per-envelope metadata: a fresh-until time and a schema version overriding the codec’s', () => {
+    const codec = createCodec({ schemaVersion: 2 })
+    const freshUntil = 1_767_225_600_123
+    for (const value of [{ a: 1 }, text]) {
+      const bytes = codec.encode(value, { freshUntil, schemaVersion: 5 })
+      expect(inspect(bytes)).toMatchObject({ freshUntil, schemaVersion: 5 })
+      expect(codec.decodeEnvelope(bytes)).toStrictEqual({ value, schemaVersion: 5, freshUntil })
+    }
+    expect(codec.decodeEnvelope(codec.encode(1))).toStrictEqual({ value: 1, schemaVersion: 2, freshUntil: undefined })
+    for (const meta of [{ freshUntil: -1 }, { freshUntil: 1.5 }, { freshUntil: 9e15 }, { schemaVersion: -1 }]) {
+      expect((caught(() => codec.encode(1, meta)) as StowageError).code).toBe(StowageErrorCode.INVALID_ARGUMENT)
+    }
+  })
+
   it('refuses bytes that are not an envelope with typed errors', () => {
     const cases: Array<[unknown, string]> = [
       [new Uint8Array([0x81, 0xa1, 0x61, 0x01]), StowageErrorCode.BAD_MAGIC],
@@ -69,6 +83,8 @@ describe('envelope', () => {
       [new Uint8Array([0xc1, 2, 0, 0, 0, 0, 0, 0, 0xc0]), StowageErrorCode.UNSUPPORTED_VERSION],
       [new Uint8Array([0xc1, 1, 9, 0, 0, 0, 0, 0, 0xc0]), StowageErrorCode.UNSUPPORTED_VERSION],
       [new Uint8Array([0xc1, 1, 0, 0x80, 0, 0, 0, 0, 0xc0]), StowageErrorCode.UNSUPPORTED_VERSION],
+      [new Uint8Array([0xc1, 1, 0, 0x04, 0, 0, 0, 0, 0xc0]), StowageErrorCode.UNSUPPORTED_VERSION],
+      [new Uint8Array([0xc1, 1, 0, 0x02, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0xc0]), StowageErrorCode.CORRUPT],
       ['not bytes', StowageErrorCode.INVALID_ARGUMENT],
     ]
     for (const [input, code] of cases) {

@@ -21,6 +21,12 @@ describe('golden vectors (format version 1)', () => {
     expect(inspect(fromHex(pinned)).schemaVersion).toBe(3)
   })
 
+  it('schema version and fresh-until time: pinned bytes', () => {
+    const pinned = goldenVectors['schema version 9, fresh until 1767225600123'] as string
+    expect(hex(createCodec({ compress: 'never' }).encode({ v: 9 }, { schemaVersion: 9, freshUntil: 1767225600123 }))).toBe(pinned)
+    expect(inspect(fromHex(pinned))).toMatchObject({ schemaVersion: 9, freshUntil: 1767225600123 })
+  })
+
   it('a pinned compressed envelope still decodes', () => {
     const bytes = fromHex(goldenCompressed)
     expect(inspect(bytes)).toMatchObject({ compression: 'deflate-raw', payloadLength: 303 })
