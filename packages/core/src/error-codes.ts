@@ -19,6 +19,8 @@ export const StowageErrorCode = {
   UNSUPPORTED_TYPE: 'UNSUPPORTED_TYPE',
   /** The value refers to itself. */
   CYCLE: 'CYCLE',
+  /** A store failed: connection lost, timeout, quota, or the store was closed. The store's own error is the `cause`. */
+  STORE_ERROR: 'STORE_ERROR',
   /** An argument or option passed to Stowage is out of range or of the wrong type. */
   INVALID_ARGUMENT: 'INVALID_ARGUMENT',
 } as const

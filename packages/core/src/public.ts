@@ -17,3 +17,12 @@ export {
   type CompressMode,
 } from './options.js'
 export { StowageError, type StowageErrorOptions } from './stowage-error.js'
+export {
+  createMemoryStore,
+  DEFAULT_MEMORY_MAX_BYTES,
+  DEFAULT_SWEEP_INTERVAL,
+  MEMORY_ENTRY_OVERHEAD,
+  type MemoryStore,
+  type MemoryStoreOptions,
+} from './memory-store.js'
+export type { Store, StoreEntry, StoreSetOptions } from './store.js'

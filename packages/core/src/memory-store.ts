@@ -1,0 +1,189 @@
+import { StowageErrorCode } from './error-codes.js'
+import type { Store, StoreEntry, StoreSetOptions } from './store.js'
+import { StowageError } from './stowage-error.js'
+import { checkBytes, checkKey, checkTtl } from './validate.js'
+
+/** Options of {@link createMemoryStore}. */
+export interface MemoryStoreOptions {
+  /** Bytes kept (values, keys and {@link MEMORY_ENTRY_OVERHEAD} per entry) before the least recently used entries are evicted. Defaults to 64 MiB ({@link DEFAULT_MEMORY_MAX_BYTES}). */
+  readonly maxBytes?: number
+  /** Milliseconds between sweeps of expired entries; 0 turns sweeping off (expired entries are still never returned). Defaults to 30 000 ({@link DEFAULT_SWEEP_INTERVAL}). */
+  readonly sweepInterval?: number
+}
+
+/** Default of {@link MemoryStoreOptions.maxBytes}: 64 MiB. */
+export const DEFAULT_MEMORY_MAX_BYTES = 64 * 1024 * 1024
+/** Default of {@link MemoryStoreOptions.sweepInterval}: 30 s. */
+export const DEFAULT_SWEEP_INTERVAL = 30_000
+/** Bytes counted per entry on top of its value and key: a rough cost of the Map slot and record. */
+export const MEMORY_ENTRY_OVERHEAD = 64
+
+interface Entry {
+  readonly value: Uint8Array
+  readonly expiresAt: number
+  readonly size: number
+}
+
+/** The in-memory store: see {@link createMemoryStore}. */
+export interface MemoryStore extends Required<Store> {
+  /** Bytes currently accounted (values, keys, per-entry overhead). */
+  readonly byteSize: number
+  /** Entries currently held, expired ones not yet swept included. */
+  readonly size: number
+}
+
+class LruMemoryStore implements MemoryStore {
+  readonly name = 'memory'
+  // A Map iterates in insertion order: re-inserting on each read keeps the least recently used first.
+  private readonly entries = new Map<string, Entry>()
+  private bytes = 0
+  private closed = false
+  private readonly timer: ReturnType<typeof setInterval> | undefined
+
+  constructor(private readonly maxBytes: number, sweepInterval: number) {
+    if (sweepInterval > 0) {
+      this.timer = setInterval(() => this.sweep(), sweepInterval)
+      // Never keep a Node process alive just to sweep a cache (browsers have no unref).
+      ;(this.timer as { unref?: () => void }).unref?.()
+    }
+  }
+
+  get byteSize(): number {
+    return this.bytes
+  }
+
+  get size(): number {
+    return this.entries.size
+  }
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    this.open()
+    checkKey(key)
+    return this.read(key)
+  }
+
+  async set(key: string, value: Uint8Array, options?: StoreSetOptions): Promise<void> {
+    this.open()
+    this.write(key, value, options?.ttl)
+  }
+
+  async delete(key: string): Promise<boolean> {
+    this.open()
+    checkKey(key)
+    return this.remove(key)
+  }
+
+  async getMany(keys: readonly string[]): Promise<Array<Uint8Array | undefined>> {
+    this.open()
+    keys.forEach(checkKey)
+    return keys.map((key) => this.read(key))
+  }
+
+  async setMany(entries: readonly StoreEntry[]): Promise<void> {
+    this.open()
+    // Check everything first, so a bad entry leaves the store untouched.
+    for (const { key, value, ttl } of entries) this.check(key, value, ttl)
+    for (const { key, value, ttl } of entries) this.write(key, value, ttl)
+  }
+
+  async deleteMany(keys: readonly string[]): Promise<number> {
+    this.open()
+    keys.forEach(checkKey)
+    let removed = 0
+    for (const key of keys) if (this.remove(key)) removed++
+    return removed
+  }
+
+  async clear(prefix: string): Promise<void> {
+    this.open()
+    for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.remove(key)
+  }
+
+  async *keys(prefix: string): AsyncIterable<string> {
+    this.open()
+    const now = Date.now()
+    for (const [key, entry] of [...this.entries]) {
+      if (key.startsWith(prefix) && entry.expiresAt > now) yield key
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.timer !== undefined) clearInterval(this.timer)
+    this.closed = true
+    this.entries.clear()
+    this.bytes = 0
+  }
+
+  private open(): void {
+    if (this.closed) throw new StowageError(StowageErrorCode.STORE_ERROR, 'the memory store is closed')
+  }
+
+  private read(key: string): Uint8Array | undefined {
+    const entry = this.entries.get(key)
+    if (entry === undefined) return undefined
+    if (entry.expiresAt <= Date.now()) {
+      this.remove(key)
+      return undefined
+    }
+    this.entries.delete(key)
+    this.entries.set(key, entry)
+    // A copy: what callers do to the result never reaches the stored bytes.
+    return entry.value.slice()
+  }
+
+  private check(key: string, value: Uint8Array, ttl: number | undefined): number {
+    checkKey(key)
+    checkBytes(value)
+    checkTtl(ttl)
+    const size = value.byteLength + key.length * 2 + MEMORY_ENTRY_OVERHEAD
+    if (size > this.maxBytes) {
+      throw new StowageError(StowageErrorCode.LIMIT_EXCEEDED, `an entry of ${size} bytes does not fit in the memory store's maxBytes (${this.maxBytes})`)
+    }
+    return size
+  }
+
+  private write(key: string, value: Uint8Array, ttl: number | undefined): void {
+    const size = this.check(key, value, ttl)
+    this.remove(key)
+    this.entries.set(key, { value: value.slice(), expiresAt: ttl === undefined ? Infinity : Date.now() + ttl, size })
+    this.bytes += size
+    for (const [oldest] of this.entries) {
+      if (this.bytes <= this.maxBytes) break
+      this.remove(oldest)
+    }
+  }
+
+  private remove(key: string): boolean {
+    const entry = this.entries.get(key)
+    if (entry === undefined) return false
+    this.entries.delete(key)
+    this.bytes -= entry.size
+    return entry.expiresAt > Date.now()
+  }
+
+  private sweep(): void {
+    const now = Date.now()
+    for (const [key, entry] of [...this.entries]) if (entry.expiresAt <= now) this.remove(key)
+  }
+}
+
+/**
+ * Creates the in-memory store, the embedded default: a byte-accounted LRU with TTLs, expired
+ * lazily on read and swept periodically (by a timer that never keeps a Node process alive).
+ * It has every optional ability of {@link Store}.
+ *
+ * @param options - see {@link MemoryStoreOptions}.
+ * @returns a {@link MemoryStore}.
+ * @throws {StowageError} INVALID_ARGUMENT for a bad option.
+ */
+export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
+  const maxBytes = options.maxBytes ?? DEFAULT_MEMORY_MAX_BYTES
+  const sweepInterval = options.sweepInterval ?? DEFAULT_SWEEP_INTERVAL
+  if (!(Number.isInteger(maxBytes) && maxBytes > 0)) {
+    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `maxBytes must be a positive integer, got ${String(maxBytes)}`)
+  }
+  if (!(Number.isFinite(sweepInterval) && sweepInterval >= 0)) {
+    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `sweepInterval must be a number of milliseconds ≥ 0, got ${String(sweepInterval)}`)
+  }
+  return new LruMemoryStore(maxBytes, sweepInterval)
+}

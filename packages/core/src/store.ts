@@ -1,0 +1,45 @@
+/** Options of {@link Store.set}. */
+export interface StoreSetOptions {
+  /** Time to live in milliseconds, a positive integer. Defaults to none: the entry does not expire. */
+  readonly ttl?: number
+}
+
+/** One entry of {@link Store.setMany}. */
+export interface StoreEntry {
+  readonly key: string
+  readonly value: Uint8Array
+  /** Time to live in milliseconds. Defaults to none. */
+  readonly ttl?: number
+}
+
+/**
+ * Where a cache keeps its bytes: Redis, IndexedDB, memory. A store deals only in string keys,
+ * `Uint8Array` values and milliseconds; it never sees a decoded value, a string value or base64.
+ *
+ * `get`, `set` and `delete` are required. The other methods are abilities a store may have; a
+ * store declares one by implementing it, and the cache and the contract tests adapt.
+ *
+ * Every method may reject with a {@link StowageError} (code STORE_UNAVAILABLE, LIMIT_EXCEEDED, …).
+ */
+export interface Store {
+  /** A short name for events and stats, such as `'memory'` or `'redis'`. */
+  readonly name: string
+  /** The value under `key`, or `undefined` when it is missing or expired. */
+  get(key: string): Promise<Uint8Array | undefined>
+  /** Stores `value` under `key`, replacing any value and TTL it had. */
+  set(key: string, value: Uint8Array, options?: StoreSetOptions): Promise<void>
+  /** Removes `key`; resolves `true` when it existed. */
+  delete(key: string): Promise<boolean>
+  /** The values under `keys`, in order, `undefined` for the missing ones. */
+  getMany?(keys: readonly string[]): Promise<Array<Uint8Array | undefined>>
+  /** Stores several entries, each with its own TTL. */
+  setMany?(entries: readonly StoreEntry[]): Promise<void>
+  /** Removes several keys; resolves how many existed. */
+  deleteMany?(keys: readonly string[]): Promise<number>
+  /** Removes every key that starts with `prefix` (all keys when `prefix` is empty). */
+  clear?(prefix: string): Promise<void>
+  /** Every live key that starts with `prefix`, in no particular order. */
+  keys?(prefix: string): AsyncIterable<string>
+  /** Releases what the store holds (timers, connections it opened). Later calls reject. */
+  close?(): Promise<void>
+}
