@@ -1,3 +1,5 @@
+import { createCacheWith, type Cache } from './cache.js'
+import type { CacheOptions, CacheSchema } from './cache-types.js'
 import { createCodecWith, type Codec } from './codec.js'
 import type { CompressionBackend } from './compression.js'
 import type { CodecOptions } from './options.js'
@@ -9,6 +11,7 @@ export interface CodecApi {
   decode<T = unknown>(bytes: Uint8Array, options?: CodecOptions): T
   encodeAsync(value: unknown, options?: CodecOptions): Promise<Uint8Array>
   decodeAsync<T = unknown>(bytes: Uint8Array, options?: CodecOptions): Promise<T>
+  createCache<S extends CacheSchema = CacheSchema>(options?: CacheOptions): Cache<S>
 }
 
 /** Binds the codec functions to `backend`. The default codec is made on first use. */
@@ -28,5 +31,6 @@ export function bindApi(backend: CompressionBackend): CodecApi {
     decode: (bytes, options) => codecFor(options).decode(bytes),
     encodeAsync: async (value, options) => codecFor(options).encodeAsync(value),
     decodeAsync: async (bytes, options) => codecFor(options).decodeAsync(bytes),
+    createCache: (options) => createCacheWith((codecOptions) => createCodecWith(backend, codecOptions), options),
   }
 }

@@ -47,6 +47,11 @@ export interface Codec {
    * @throws {StowageError} as {@link Codec.decode} (as a rejection).
    */
   decodeAsync<T = unknown>(bytes: Uint8Array): Promise<T>
+  /**
+   * {@link Codec.decodeEnvelope} without blocking on large payloads, as {@link Codec.decodeAsync}.
+   * @throws {StowageError} as {@link Codec.decode} (as a rejection).
+   */
+  decodeEnvelopeAsync<T = unknown>(bytes: Uint8Array): Promise<DecodedEnvelope<T>>
 }
 
 /** A decoded value with the metadata its envelope carried. */
@@ -117,10 +122,14 @@ class StowageCodec implements Codec {
   }
 
   async decodeAsync<T = unknown>(bytes: Uint8Array): Promise<T> {
+    return (await this.decodeEnvelopeAsync<T>(bytes)).value
+  }
+
+  async decodeEnvelopeAsync<T = unknown>(bytes: Uint8Array): Promise<DecodedEnvelope<T>> {
     const header = readHeader(bytes)
     const body = this.body(bytes, header)
     const payload = header.compression === 'none' ? body : await this.backend.inflateAsync(body, header.payloadLength)
-    return this.open(bytes, header, payload) as T
+    return { value: this.open(bytes, header, payload) as T, schemaVersion: header.schemaVersion, freshUntil: header.freshUntil }
   }
 
   // Runs `use` on the MessagePack payload while it sits in the encoder's reused buffer.

@@ -1,4 +1,6 @@
 import { bindApi } from './api.js'
+import type { Cache } from './cache.js'
+import type { CacheOptions, CacheSchema } from './cache-types.js'
 import type { Codec } from './codec.js'
 import { portableBackend } from './compression-portable.js'
 import type { CodecOptions } from './options.js'
@@ -47,3 +49,14 @@ export const encodeAsync: (value: unknown, options?: CodecOptions) => Promise<Ui
  * @throws {StowageError} as {@link decode}, as a rejection.
  */
 export const decodeAsync: <T = unknown>(bytes: Uint8Array, options?: CodecOptions) => Promise<T> = api.decodeAsync
+
+/**
+ * Creates a cache: typed values in, compact envelopes in a {@link Store} (by default a new memory store).
+ * @param options - see {@link CacheOptions}; every field is optional.
+ * @returns a {@link Cache}; pass a {@link CacheSchema} to type its keys and values.
+ * @throws {StowageError} INVALID_ARGUMENT for a bad option.
+ * @example
+ * const cache = createCache({ store: createMemoryStore(), namespace: 'app', ttl: 60_000 })
+ * const posts = await cache.getOrSet('posts:home', loadPosts, { ttl: 30_000 })
+ */
+export const createCache: <S extends CacheSchema = CacheSchema>(options?: CacheOptions) => Cache<S> = api.createCache

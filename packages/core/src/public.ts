@@ -1,4 +1,20 @@
-// Everything both entries (portable and Node) export besides the bound codec functions.
+// Everything both entries (portable and Node) export besides the functions bound to a backend.
+export type { Cache } from './cache.js'
+export {
+  DEFAULT_NAMESPACE,
+  type CacheEvents,
+  type CacheKey,
+  type CacheOperation,
+  type CacheOptions,
+  type CacheSchema,
+  type CacheSetOptions,
+  type CacheStats,
+  type CacheValue,
+  type GetOrSetOptions,
+  type MissReason,
+  type ReadErrorPolicy,
+  type WriteErrorPolicy,
+} from './cache-types.js'
 export type { Codec, DecodedEnvelope } from './codec.js'
 export type { CompressionLevel } from './compression.js'
 export { inspect, type EnvelopeInfo, type EnvelopeMeta } from './envelope.js'

@@ -1,0 +1,109 @@
+import type { Codec } from './codec.js'
+import type { CodecOptions } from './options.js'
+import type { Store } from './store.js'
+import type { StowageError } from './stowage-error.js'
+
+/**
+ * Optional typing of a cache: key patterns (with `*` for any text) mapped to value types.
+ * @example createCache<{ 'user:*': User; 'posts:home': Post[] }>()
+ */
+export type CacheSchema = Record<string, unknown>
+
+type Pattern<P extends string> = P extends `${infer Head}*${infer Tail}` ? `${Head}${string}${Pattern<Tail>}` : P
+type Untyped<S> = string extends keyof S ? true : false
+
+/** The keys a schema allows (any string for an untyped cache). */
+export type CacheKey<S extends CacheSchema> = Untyped<S> extends true ? string : { [P in keyof S & string]: Pattern<P> }[keyof S & string]
+
+/** The value type of `K` under a schema (`unknown` for an untyped cache). */
+export type CacheValue<S extends CacheSchema, K extends string> = Untyped<S> extends true
+  ? unknown
+  : { [P in keyof S & string]: K extends Pattern<P> ? S[P] : never }[keyof S & string]
+
+/** What {@link CacheOptions.readErrors} and {@link CacheOptions.writeErrors} choose between. */
+export type ReadErrorPolicy = 'miss' | 'throw'
+/** See {@link CacheOptions.writeErrors}. */
+export type WriteErrorPolicy = 'throw' | 'ignore'
+
+/** Options of `createCache`. Every field is optional. */
+export interface CacheOptions {
+  /** Where the bytes go. Defaults to a new in-memory store, which `close()` then closes. */
+  readonly store?: Store
+  /** Prefix of every key as `namespace:key`; letters, digits, `_`, `-` and `.`, no `:`. Defaults to `'stowage'` ({@link DEFAULT_NAMESPACE}). */
+  readonly namespace?: string
+  /** TTL of every entry, in ms, unless a call says otherwise. Defaults to none: entries do not expire. */
+  readonly ttl?: number
+  /** A codec, or options for one. Defaults to the default codec options. */
+  readonly codec?: Codec | CodecOptions
+  /** Schema version of the values this cache writes (uint32); it travels in each envelope. Defaults to 0. */
+  readonly version?: number
+  /**
+   * Upgrades a value written with an older `version`. Without it, older values are misses.
+   * Values written with a newer version are always misses. Defaults to none.
+   */
+  readonly migrate?: (value: unknown, fromVersion: number) => unknown
+  /** `'miss'`: a store failure on read is a miss plus an `error` event (fail-open); `'throw'`: it rejects. Defaults to `'miss'`. */
+  readonly readErrors?: ReadErrorPolicy
+  /** `'throw'`: a store failure on write rejects (fail-closed); `'ignore'`: it is an `error` event only. Defaults to `'throw'`. */
+  readonly writeErrors?: WriteErrorPolicy
+  /** Also count the JSON size of every value set (`stats().bytesJson`); costs a `JSON.stringify` per set. Defaults to `false`. */
+  readonly measureJson?: boolean
+}
+
+/** Default of {@link CacheOptions.namespace}. */
+export const DEFAULT_NAMESPACE = 'stowage'
+
+/** Options of `set` and `setMany` entries. */
+export interface CacheSetOptions {
+  /** TTL in ms for this entry. Defaults to the cache's `ttl`. */
+  readonly ttl?: number
+}
+
+/** Options of `getOrSet`. */
+export interface GetOrSetOptions extends CacheSetOptions {
+  /**
+   * Stale-while-revalidate: for this many ms after `ttl` the old value is still served while
+   * one background refresh runs; a failed refresh keeps it until then. Needs a `ttl`. Defaults to none.
+   */
+  readonly staleFor?: number
+}
+
+/** Counters of one cache (one namespace). */
+export interface CacheStats {
+  /** Reads that found a fresh value. */
+  readonly hits: number
+  /** Reads that found a stale value (served while refreshing, or by `get`). */
+  readonly staleHits: number
+  /** Reads that found nothing usable. */
+  readonly misses: number
+  /** Values written. */
+  readonly sets: number
+  /** Keys deleted that existed. */
+  readonly deletes: number
+  /** Loader calls made by `getOrSet`. */
+  readonly loads: number
+  /** Store failures, corrupt entries and failed refreshes. */
+  readonly errors: number
+  /** Envelope bytes written (what the store holds for the values set). */
+  readonly bytesStored: number
+  /** The same values as uncompressed MessagePack payloads. */
+  readonly bytesMsgpack: number
+  /** The same values as UTF-8 JSON; `undefined` unless `measureJson` is on. */
+  readonly bytesJson: number | undefined
+}
+
+/** Which cache operation an event or error comes from. */
+export type CacheOperation = 'get' | 'set' | 'delete' | 'clear' | 'getOrSet' | 'refresh' | 'migrate'
+
+/** Why a read was a miss. */
+export type MissReason = 'absent' | 'corrupt' | 'older-version' | 'newer-version' | 'store-error'
+
+/** The events of a cache and what their listeners receive. */
+export interface CacheEvents {
+  hit: { readonly namespace: string; readonly key: string; readonly stale: boolean }
+  miss: { readonly namespace: string; readonly key: string; readonly reason: MissReason }
+  set: { readonly namespace: string; readonly key: string; readonly bytes: number }
+  delete: { readonly namespace: string; readonly key: string }
+  load: { readonly namespace: string; readonly key: string; readonly ms: number }
+  error: { readonly namespace: string; readonly key: string | undefined; readonly operation: CacheOperation; readonly error: StowageError }
+}

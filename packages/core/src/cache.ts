@@ -1,0 +1,411 @@
+import { CacheObserver } from './cache-observer.js'
+import {
+  DEFAULT_NAMESPACE,
+  type CacheEvents,
+  type CacheKey,
+  type CacheOperation,
+  type CacheOptions,
+  type CacheSchema,
+  type CacheSetOptions,
+  type CacheStats,
+  type CacheValue,
+  type GetOrSetOptions,
+  type MissReason,
+} from './cache-types.js'
+import type { Codec } from './codec.js'
+import { inspect } from './envelope.js'
+import { StowageErrorCode } from './error-codes.js'
+import { createMemoryStore } from './memory-store.js'
+import type { CodecOptions } from './options.js'
+import type { Store } from './store.js'
+import { StowageError } from './stowage-error.js'
+import { checkKey, checkTtl } from './validate.js'
+
+/** A cache over a {@link Store}: typed values in, compact envelopes stored. See `createCache`. */
+export interface Cache<S extends CacheSchema = CacheSchema> {
+  /** The full namespace, such as `'app'` or `'app:users'`. Keys are stored as `namespace:key`. */
+  readonly namespace: string
+  /** The store underneath. */
+  readonly store: Store
+  /**
+   * The value under `key`, or `undefined` on a miss (absent, expired, corrupt, unusable version).
+   * A stale value (past its fresh time, before it expires) is returned and counted as a stale hit.
+   * @throws {StowageError} STORE_ERROR with `readErrors: 'throw'`; INVALID_ARGUMENT for a bad key.
+   */
+  get<T = never, K extends CacheKey<S> = CacheKey<S>>(key: K): Promise<([T] extends [never] ? CacheValue<S, K> : T) | undefined>
+  /**
+   * Stores `value` under `key`.
+   * @throws {StowageError} STORE_ERROR (unless `writeErrors: 'ignore'`); UNSUPPORTED_TYPE, CYCLE, LIMIT_EXCEEDED from the codec; INVALID_ARGUMENT.
+   */
+  set<K extends CacheKey<S>>(key: K, value: CacheValue<S, K>, options?: CacheSetOptions): Promise<void>
+  /** Removes `key`; resolves `true` when it existed. @throws {StowageError} as {@link Cache.set}. */
+  delete(key: CacheKey<S>): Promise<boolean>
+  /** Whether `get` would find a value (stats and events are not touched). @throws {StowageError} as {@link Cache.get}. */
+  has(key: CacheKey<S>): Promise<boolean>
+  /** The values under `keys`, in order; one store round trip where the store can batch. @throws {StowageError} as {@link Cache.get}. */
+  getMany<T = never, K extends CacheKey<S> = CacheKey<S>>(keys: readonly K[]): Promise<Array<([T] extends [never] ? CacheValue<S, K> : T) | undefined>>
+  /** Stores several values, each with its own TTL. @throws {StowageError} as {@link Cache.set}. */
+  setMany<K extends CacheKey<S>>(entries: ReadonlyArray<{ readonly key: K; readonly value: CacheValue<S, K>; readonly ttl?: number }>): Promise<void>
+  /** Removes several keys; resolves how many existed. @throws {StowageError} as {@link Cache.set}. */
+  deleteMany(keys: ReadonlyArray<CacheKey<S>>): Promise<number>
+  /** Removes every key of this namespace (and of its child namespaces), never another's. @throws {StowageError} STORE_ERROR. */
+  clear(): Promise<void>
+  /**
+   * The cached value, or the loader's, which is then stored. Concurrent misses of one key in this
+   * process share one loader call; a loader error reaches every waiter and is not cached. With
+   * `staleFor`, a stale value is served while one background refresh runs. A loaded value the
+   * store fails to keep is still returned (the failure is an `error` event).
+   * @throws the loader's own error; {@link StowageError} as {@link Cache.get} and from the codec.
+   */
+  getOrSet<K extends CacheKey<S>, V extends CacheValue<S, K>>(key: K, loader: () => V | Promise<V>, options?: GetOrSetOptions): Promise<V>
+  /** A cache on the same store and settings under `namespace:name`, with its own stats and events. @throws {StowageError} INVALID_ARGUMENT. */
+  withNamespace(name: string): Cache<S>
+  /** A snapshot of this namespace's counters. */
+  stats(): CacheStats
+  /** Listens to an event; returns a function that stops listening. Listener errors are ignored. */
+  on<E extends keyof CacheEvents>(event: E, listener: (event: CacheEvents[E]) => void): () => void
+  /** Closes the store if this cache created it (the default memory store); a store you passed stays yours. */
+  close(): Promise<void>
+}
+
+interface Entry {
+  readonly value: unknown
+  readonly freshUntil: number | undefined
+}
+
+interface Shared {
+  readonly store: Store
+  readonly ownsStore: boolean
+  readonly codec: Codec
+  readonly ttl: number | undefined
+  readonly version: number
+  readonly migrate: CacheOptions['migrate']
+  readonly readErrors: 'miss' | 'throw'
+  readonly writeErrors: 'throw' | 'ignore'
+  readonly measureJson: boolean
+}
+
+const NAMESPACE = /^[A-Za-z0-9_.-]+$/
+const utf8 = new TextEncoder()
+
+function checkNamespace(name: unknown): asserts name is string {
+  if (typeof name !== 'string' || !NAMESPACE.test(name)) {
+    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `a namespace is letters, digits, '_', '-' and '.', got ${JSON.stringify(name)}`)
+  }
+}
+
+function storeError(operation: string, e: unknown): StowageError {
+  if (StowageError.isInstance(e)) return e
+  return new StowageError(StowageErrorCode.STORE_ERROR, `the store failed during ${operation}: ${String((e as Error)?.message ?? e)}`, { cause: e })
+}
+
+class StowageCache<S extends CacheSchema> implements Cache<S> {
+  private readonly prefix: string
+  private readonly observer: CacheObserver
+  private readonly inflight = new Map<string, Promise<unknown>>()
+
+  constructor(
+    private readonly shared: Shared,
+    readonly namespace: string,
+  ) {
+    this.prefix = `${namespace}:`
+    this.observer = new CacheObserver(shared.measureJson)
+  }
+
+  get store(): Store {
+    return this.shared.store
+  }
+
+  async get(key: string): Promise<never> {
+    checkKey(key)
+    return (await this.read(key, 'get', true))?.value as never
+  }
+
+  async has(key: string): Promise<boolean> {
+    checkKey(key)
+    return (await this.read(key, 'get', false)) !== undefined
+  }
+
+  async set(key: string, value: unknown, options?: CacheSetOptions): Promise<void> {
+    checkKey(key)
+    const ttl = options?.ttl ?? this.shared.ttl
+    checkTtl(ttl)
+    await this.write(key, value, ttl, undefined, 'set', false)
+  }
+
+  async delete(key: string): Promise<boolean> {
+    checkKey(key)
+    let existed = false
+    try {
+      existed = await this.shared.store.delete(this.prefix + key)
+    } catch (e) {
+      this.writeFailed('delete', key, e, false)
+    }
+    if (existed) {
+      this.observer.counters.deletes++
+      this.observer.emit('delete', { namespace: this.namespace, key })
+    }
+    return existed
+  }
+
+  async getMany(keys: readonly string[]): Promise<never[]> {
+    keys.forEach(checkKey)
+    const { store } = this.shared
+    if (!store.getMany) return Promise.all(keys.map((key) => this.get(key)))
+    let found: Array<Uint8Array | undefined>
+    try {
+      found = await store.getMany(keys.map((key) => this.prefix + key))
+    } catch (e) {
+      return keys.map((key) => this.readFailed(key, e)) as never[]
+    }
+    return Promise.all(keys.map(async (key, i) => (await this.open(key, found[i], 'get', true))?.value)) as Promise<never[]>
+  }
+
+  async setMany(entries: ReadonlyArray<{ readonly key: string; readonly value: unknown; readonly ttl?: number }>): Promise<void> {
+    for (const entry of entries) {
+      checkKey(entry.key)
+      checkTtl(entry.ttl ?? this.shared.ttl)
+    }
+    const { store } = this.shared
+    if (!store.setMany) {
+      await Promise.all(entries.map((e) => this.set(e.key, e.value, { ttl: e.ttl })))
+      return
+    }
+    const encoded = await Promise.all(entries.map((e) => this.encode(e.value, undefined)))
+    try {
+      await store.setMany(entries.map((e, i) => ({ key: this.prefix + e.key, value: encoded[i] as Uint8Array, ttl: e.ttl ?? this.shared.ttl })))
+    } catch (e) {
+      this.writeFailed('set', undefined, e, false)
+      return
+    }
+    entries.forEach((e, i) => this.wrote(e.key, e.value, encoded[i] as Uint8Array))
+  }
+
+  async deleteMany(keys: readonly string[]): Promise<number> {
+    keys.forEach(checkKey)
+    const { store } = this.shared
+    if (!store.deleteMany) return (await Promise.all(keys.map((key) => this.delete(key)))).filter(Boolean).length
+    let removed = 0
+    try {
+      removed = await store.deleteMany(keys.map((key) => this.prefix + key))
+    } catch (e) {
+      this.writeFailed('delete', undefined, e, false)
+    }
+    this.observer.counters.deletes += removed
+    return removed
+  }
+
+  async clear(): Promise<void> {
+    const { store } = this.shared
+    try {
+      if (store.clear) await store.clear(this.prefix)
+      else if (store.keys && store.deleteMany) {
+        const keys: string[] = []
+        for await (const key of store.keys(this.prefix)) keys.push(key)
+        await store.deleteMany(keys)
+      } else {
+        throw new StowageError(StowageErrorCode.STORE_ERROR, `the ${store.name} store can neither clear a prefix nor list its keys`)
+      }
+    } catch (e) {
+      this.writeFailed('clear', undefined, e, false)
+    }
+  }
+
+  async getOrSet(key: string, loader: () => unknown, options?: GetOrSetOptions): Promise<never> {
+    checkKey(key)
+    if (typeof loader !== 'function') throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'getOrSet needs a loader function')
+    const ttl = options?.ttl ?? this.shared.ttl
+    const staleFor = options?.staleFor
+    checkTtl(ttl)
+    checkTtl(staleFor, 'staleFor')
+    if (staleFor !== undefined && ttl === undefined) {
+      throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'staleFor needs a ttl: there is no stale without fresh')
+    }
+    const pending = this.inflight.get(key)
+    if (pending) return pending as Promise<never>
+    const entry = await this.read(key, 'getOrSet', true)
+    if (entry !== undefined) {
+      if (entry.freshUntil !== undefined && entry.freshUntil <= Date.now() && !this.inflight.has(key)) {
+        this.load(key, loader, ttl, staleFor).catch((e: unknown) => this.failed('refresh', key, e))
+      }
+      return entry.value as never
+    }
+    return this.load(key, loader, ttl, staleFor) as Promise<never>
+  }
+
+  withNamespace(name: string): Cache<S> {
+    checkNamespace(name)
+    return new StowageCache<S>(this.shared, `${this.namespace}:${name}`)
+  }
+
+  stats(): CacheStats {
+    return this.observer.snapshot()
+  }
+
+  on<E extends keyof CacheEvents>(event: E, listener: (event: CacheEvents[E]) => void): () => void {
+    return this.observer.on(event, listener)
+  }
+
+  async close(): Promise<void> {
+    if (this.shared.ownsStore) await this.shared.store.close?.()
+  }
+
+  // One loader call per key at a time; every caller of that key awaits the same promise.
+  private load(key: string, loader: () => unknown, ttl: number | undefined, staleFor: number | undefined): Promise<unknown> {
+    const pending = this.inflight.get(key)
+    if (pending) return pending
+    const started = Date.now()
+    const run = (async () => {
+      this.observer.counters.loads++
+      const value = await loader()
+      this.observer.emit('load', { namespace: this.namespace, key, ms: Date.now() - started })
+      await this.write(key, value, ttl, staleFor, 'getOrSet', true)
+      return value
+    })()
+    this.inflight.set(key, run)
+    const done = () => this.inflight.delete(key)
+    run.then(done, done)
+    return run
+  }
+
+  private async read(key: string, operation: CacheOperation, count: boolean): Promise<Entry | undefined> {
+    let bytes: Uint8Array | undefined
+    try {
+      bytes = await this.shared.store.get(this.prefix + key)
+    } catch (e) {
+      return this.readFailed(key, e, operation, count)
+    }
+    return this.open(key, bytes, operation, count)
+  }
+
+  private readFailed(key: string, e: unknown, operation: CacheOperation = 'get', count = true): undefined {
+    const error = storeError(operation, e)
+    if (this.shared.readErrors === 'throw') throw error
+    this.failed(operation, key, error)
+    if (count) this.miss(key, 'store-error')
+    return undefined
+  }
+
+  // Decodes stored bytes into an entry, or counts the miss and says why.
+  private async open(key: string, bytes: Uint8Array | undefined, operation: CacheOperation, count: boolean): Promise<Entry | undefined> {
+    const miss = (reason: MissReason) => {
+      if (count) this.miss(key, reason)
+      return undefined
+    }
+    if (bytes === undefined) return miss('absent')
+    let decoded
+    try {
+      decoded = await this.shared.codec.decodeEnvelopeAsync(bytes)
+    } catch (e) {
+      // Damaged bytes are worthless: report them and drop the entry so the next read can refill it.
+      this.failed(operation, key, e)
+      Promise.resolve()
+        .then(() => this.shared.store.delete(this.prefix + key))
+        .catch(() => {})
+      return miss('corrupt')
+    }
+    const version = decoded.schemaVersion ?? 0
+    let value = decoded.value
+    if (version > this.shared.version) return miss('newer-version')
+    if (version < this.shared.version) {
+      if (!this.shared.migrate) return miss('older-version')
+      try {
+        value = await this.shared.migrate(value, version)
+      } catch (e) {
+        this.failed('migrate', key, e)
+        return miss('older-version')
+      }
+    }
+    const stale = decoded.freshUntil !== undefined && decoded.freshUntil <= Date.now()
+    if (count) {
+      if (stale) this.observer.counters.staleHits++
+      else this.observer.counters.hits++
+      this.observer.emit('hit', { namespace: this.namespace, key, stale })
+    }
+    return { value, freshUntil: decoded.freshUntil }
+  }
+
+  private miss(key: string, reason: MissReason): void {
+    this.observer.counters.misses++
+    this.observer.emit('miss', { namespace: this.namespace, key, reason })
+  }
+
+  private encode(value: unknown, freshUntil: number | undefined): Promise<Uint8Array> {
+    const { version } = this.shared
+    return this.shared.codec.encodeAsync(value, { schemaVersion: version === 0 ? undefined : version, freshUntil })
+  }
+
+  private async write(key: string, value: unknown, ttl: number | undefined, staleFor: number | undefined, operation: CacheOperation, returnAnyway: boolean): Promise<void> {
+    const freshUntil = staleFor === undefined || ttl === undefined ? undefined : Math.ceil(Date.now() + ttl)
+    const bytes = await this.encode(value, freshUntil)
+    try {
+      await this.shared.store.set(this.prefix + key, bytes, { ttl: ttl === undefined ? undefined : ttl + (staleFor ?? 0) })
+    } catch (e) {
+      this.writeFailed(operation, key, e, returnAnyway)
+      return
+    }
+    this.wrote(key, value, bytes)
+  }
+
+  private wrote(key: string, value: unknown, bytes: Uint8Array): void {
+    const counters = this.observer.counters
+    counters.sets++
+    counters.bytesStored += bytes.length
+    counters.bytesMsgpack += inspect(bytes).payloadLength
+    if (counters.bytesJson !== undefined) {
+      try {
+        counters.bytesJson += utf8.encode(JSON.stringify(value) ?? '').length
+      } catch {
+        // BigInt, cycles: no JSON equivalent to count.
+      }
+    }
+    this.observer.emit('set', { namespace: this.namespace, key, bytes: bytes.length })
+  }
+
+  private writeFailed(operation: CacheOperation, key: string | undefined, e: unknown, reportOnly: boolean): void {
+    const error = storeError(operation, e)
+    if (this.shared.writeErrors === 'throw' && !reportOnly) throw error
+    this.failed(operation, key, error)
+  }
+
+  private failed(operation: CacheOperation, key: string | undefined, e: unknown): void {
+    this.observer.counters.errors++
+    const error = StowageError.isInstance(e) ? e : storeError(operation, e)
+    this.observer.emit('error', { namespace: this.namespace, key, operation, error })
+  }
+}
+
+/**
+ * Creates a cache; see {@link CacheOptions}. Exported bound to a compression backend by each entry.
+ * @throws {StowageError} INVALID_ARGUMENT for a bad option.
+ */
+export function createCacheWith<S extends CacheSchema>(createCodec: (options?: CodecOptions) => Codec, options: CacheOptions = {}): Cache<S> {
+  const namespace = options.namespace ?? DEFAULT_NAMESPACE
+  checkNamespace(namespace)
+  checkTtl(options.ttl)
+  const version = options.version ?? 0
+  if (!(Number.isInteger(version) && version >= 0 && version <= 0xffffffff)) {
+    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `version must be an integer from 0 to ${0xffffffff}`)
+  }
+  if (options.migrate !== undefined && typeof options.migrate !== 'function') {
+    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'migrate must be a function')
+  }
+  const readErrors = options.readErrors ?? 'miss'
+  const writeErrors = options.writeErrors ?? 'throw'
+  if ((readErrors !== 'miss' && readErrors !== 'throw') || (writeErrors !== 'throw' && writeErrors !== 'ignore')) {
+    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, "readErrors is 'miss' or 'throw'; writeErrors is 'throw' or 'ignore'")
+  }
+  const codec = options.codec
+  const shared: Shared = {
+    store: options.store ?? createMemoryStore(),
+    ownsStore: options.store === undefined,
+    codec: codec !== undefined && typeof (codec as Codec).decodeEnvelopeAsync === 'function' ? (codec as Codec) : createCodec(codec as CodecOptions | undefined),
+    ttl: options.ttl,
+    version,
+    migrate: options.migrate,
+    readErrors,
+    writeErrors,
+    measureJson: options.measureJson === true,
+  }
+  return new StowageCache<S>(shared, namespace)
+}

@@ -1,0 +1,56 @@
+import { describe, expectTypeOf, it } from 'vitest'
+import { createCache, type Cache } from '../src/index.js'
+
+interface User {
+  id: number
+  name: string
+}
+interface Post {
+  title: string
+}
+type Schema = { 'user:*': User; 'posts:home': Post[]; 'session:*:token': string }
+
+describe('typed caches', () => {
+  const cache = createCache<Schema>()
+
+  it('give each key pattern its value type', () => {
+    expectTypeOf(cache.get('user:42')).toEqualTypeOf<Promise<User | undefined>>()
+    expectTypeOf(cache.get('posts:home')).toEqualTypeOf<Promise<Post[] | undefined>>()
+    expectTypeOf(cache.get('session:abc:token')).toEqualTypeOf<Promise<string | undefined>>()
+    expectTypeOf(cache.getMany(['user:1', 'user:2'])).toEqualTypeOf<Promise<Array<User | undefined>>>()
+  })
+
+  it('refuse unknown keys and wrong values', () => {
+    // @ts-expect-error not a key of the schema
+    void cache.get('nope')
+    // @ts-expect-error a User is needed
+    void cache.set('user:1', { title: 'not a user' })
+    void cache.set('user:1', { id: 1, name: 'Ada' })
+    // @ts-expect-error the loader must produce a Post[]
+    void cache.getOrSet('posts:home', () => 42)
+  })
+
+  it('infer getOrSet from the loader, narrowed by the schema', async () => {
+    const posts = await cache.getOrSet('posts:home', async () => [{ title: 'Hello' }])
+    expectTypeOf(posts).toEqualTypeOf<{ title: string }[]>()
+  })
+
+  it('keep child namespaces typed', () => {
+    expectTypeOf(cache.withNamespace('eu')).toEqualTypeOf<Cache<Schema>>()
+  })
+})
+
+describe('untyped caches', () => {
+  const cache = createCache()
+
+  it('take any key; values are unknown unless asserted', () => {
+    expectTypeOf(cache.get('anything')).toEqualTypeOf<Promise<unknown>>()
+    expectTypeOf(cache.get<User>('user:1')).toEqualTypeOf<Promise<User | undefined>>()
+    void cache.set('x', new Map([[1, 2]]))
+  })
+
+  it('infer getOrSet from the loader', async () => {
+    const n = await cache.getOrSet('n', () => 42)
+    expectTypeOf(n).toEqualTypeOf<number>()
+  })
+})

@@ -1,0 +1,370 @@
+import { describe, expect, it } from 'vitest'
+import {
+  createCache,
+  createCodec,
+  createMemoryStore,
+  inspect,
+  StowageError,
+  StowageErrorCode,
+  type CacheEvents,
+  type Store,
+} from '../src/index.js'
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+async function storedKeys(store: Store): Promise<string[]> {
+  const keys: string[] = []
+  for await (const key of store.keys!('')) keys.push(key)
+  return keys.sort()
+}
+
+/** A real memory store whose every call can be made to fail, as a Redis that went away would. */
+function breakableStore() {
+  const inner = createMemoryStore()
+  const state = { broken: false }
+  const guard = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
+    if (state.broken) throw new Error('connection refused')
+    return fn(...args)
+  }
+  const store: Store = {
+    name: 'breakable',
+    get: guard((key: string) => inner.get(key)),
+    set: guard((key: string, value: Uint8Array, options?: { ttl?: number }) => inner.set(key, value, options)),
+    delete: guard((key: string) => inner.delete(key)),
+  }
+  return { store, state, inner }
+}
+
+function record<E extends keyof CacheEvents>(cache: { on: (e: E, l: (x: CacheEvents[E]) => void) => () => void }, event: E): Array<CacheEvents[E]> {
+  const seen: Array<CacheEvents[E]> = []
+  cache.on(event, (e) => seen.push(e))
+  return seen
+}
+
+describe('Cache: basics', () => {
+  it('gets what was set, misses with undefined, deletes and tells has', async () => {
+    const cache = createCache({ namespace: 'app' })
+    expect(await cache.get('user:1')).toBeUndefined()
+    const user = { id: 1, name: 'Ada', roles: new Set(['admin']), since: new Date(1700000000000), karma: 10n ** 20n }
+    await cache.set('user:1', user)
+    expect(await cache.get('user:1')).toStrictEqual(user)
+    expect(await cache.has('user:1')).toBe(true)
+    expect(await cache.delete('user:1')).toBe(true)
+    expect(await cache.delete('user:1')).toBe(false)
+    expect(await cache.has('user:1')).toBe(false)
+    await cache.close()
+  })
+
+  it('applies the default TTL and a per-call TTL', async () => {
+    const cache = createCache({ ttl: 60 })
+    await cache.set('short', 1)
+    await cache.set('long', 2, { ttl: 5_000 })
+    await sleep(150)
+    expect(await cache.get('short')).toBeUndefined()
+    expect(await cache.get('long')).toBe(2)
+  })
+
+  it('stores the codec’s bytes: compact envelopes, never strings', async () => {
+    const store = createMemoryStore()
+    const cache = createCache({ store, namespace: 'app' })
+    const rows = Array.from({ length: 1000 }, (_, i) => ({ index: i, createdAt: 1700000000000 + i, nested: { isEven: i % 2 === 0 } }))
+    await cache.set('rows', rows)
+    const bytes = (await store.get('app:rows')) as Uint8Array
+    expect(bytes).toBeInstanceOf(Uint8Array)
+    expect(bytes.length).toBeLessThan(JSON.stringify(rows).length * 0.01)
+    expect(createCodec().decode(bytes)).toStrictEqual(rows)
+  })
+
+  it('refuses bad arguments with INVALID_ARGUMENT', async () => {
+    const cache = createCache()
+    const code = (p: Promise<unknown>) => p.then(() => 'resolved', (e: StowageError) => e.code)
+    expect(await code(cache.get(''))).toBe(StowageErrorCode.INVALID_ARGUMENT)
+    expect(await code(cache.set('k', 1, { ttl: -1 }))).toBe(StowageErrorCode.INVALID_ARGUMENT)
+    expect(await code(cache.getOrSet('k', () => 1, { staleFor: 10 }))).toBe(StowageErrorCode.INVALID_ARGUMENT)
+    expect(await code(cache.getOrSet('k', 'not a function' as never))).toBe(StowageErrorCode.INVALID_ARGUMENT)
+    for (const options of [{ namespace: 'a:b' }, { namespace: '' }, { ttl: 0 }, { version: -1 }, { readErrors: 'maybe' }, { migrate: 5 }]) {
+      expect(() => createCache(options as never)).toThrow(expect.objectContaining({ code: StowageErrorCode.INVALID_ARGUMENT }) as Error)
+    }
+    expect(() => cache.withNamespace('x:y')).toThrow(expect.objectContaining({ code: StowageErrorCode.INVALID_ARGUMENT }) as Error)
+  })
+
+  it('closes the memory store it created, never a store it was given', async () => {
+    const given = createMemoryStore()
+    await createCache({ store: given }).close()
+    await given.set('still', new Uint8Array([1]))
+    const own = createCache()
+    await own.close()
+    await expect(own.store.get('x')).rejects.toMatchObject({ code: StowageErrorCode.STORE_ERROR })
+  })
+})
+
+describe('Cache: namespaces', () => {
+  it('prefix keys once, through every method', async () => {
+    const store = createMemoryStore()
+    const cache = createCache({ store, namespace: 'app' })
+    await cache.set('a', 1)
+    await cache.setMany([{ key: 'b', value: 2 }])
+    await cache.getOrSet('c', () => 3)
+    const users = cache.withNamespace('users')
+    await users.set('1', 'ada')
+    await users.withNamespace('admins').getOrSet('2', () => 'grace')
+    expect(await storedKeys(store)).toStrictEqual(['app:a', 'app:b', 'app:c', 'app:users:1', 'app:users:admins:2'])
+    expect(await cache.getMany(['a', 'b', 'c', 'users:1'])).toStrictEqual([1, 2, 3, 'ada'])
+    expect(users.namespace).toBe('app:users')
+  })
+
+  it('let two caches share a store: same keys apart, clear() removes only its own', async () => {
+    const store = createMemoryStore()
+    const app = createCache({ store, namespace: 'app' })
+    const app2 = createCache({ store, namespace: 'app2' })
+    await app.set('k', 'app')
+    await app2.set('k', 'app2')
+    await app.withNamespace('child').set('k', 'child')
+    expect(await app.get('k')).toBe('app')
+    expect(await app2.get('k')).toBe('app2')
+    await app.clear()
+    expect(await app.get('k')).toBeUndefined()
+    expect(await app.withNamespace('child').get('k')).toBeUndefined()
+    expect(await app2.get('k')).toBe('app2')
+  })
+
+  it('clear() works over a store that can only list and delete, and fails clearly over one that cannot', async () => {
+    const inner = createMemoryStore()
+    const listing: Store = { name: 'listing', get: (k) => inner.get(k), set: (k, v, o) => inner.set(k, v, o), delete: (k) => inner.delete(k), keys: (p) => inner.keys(p), deleteMany: (k) => inner.deleteMany(k) }
+    const cache = createCache({ store: listing, namespace: 'n' })
+    await cache.set('a', 1)
+    await createCache({ store: listing, namespace: 'other' }).set('a', 1)
+    await cache.clear()
+    expect(await storedKeys(inner)).toStrictEqual(['other:a'])
+    const bare = createCache({ store: breakableStore().store })
+    await expect(bare.clear()).rejects.toMatchObject({ code: StowageErrorCode.STORE_ERROR })
+  })
+})
+
+describe('Cache: batches', () => {
+  for (const [name, makeStore] of [
+    ['a store with batch abilities', () => createMemoryStore()],
+    ['a store without them', () => breakableStore().store],
+  ] as const) {
+    it(`getMany, setMany, deleteMany over ${name}`, async () => {
+      const cache = createCache({ store: makeStore(), namespace: 'b' })
+      await cache.setMany([
+        { key: 'x', value: { n: 1 } },
+        { key: 'y', value: [2], ttl: 50 },
+        { key: 'z', value: 'three' },
+      ])
+      expect(await cache.getMany(['x', 'missing', 'y', 'z'])).toStrictEqual([{ n: 1 }, undefined, [2], 'three'])
+      await sleep(120)
+      expect(await cache.getMany(['y'])).toStrictEqual([undefined])
+      expect(await cache.deleteMany(['x', 'z', 'missing'])).toBe(2)
+      expect(await cache.getMany(['x', 'z'])).toStrictEqual([undefined, undefined])
+    })
+  }
+})
+
+describe('Cache: getOrSet', () => {
+  it('returns the cached value without calling the loader', async () => {
+    const cache = createCache()
+    await cache.set('k', 'cached')
+    let calls = 0
+    expect(await cache.getOrSet('k', () => (calls++, 'loaded'))).toBe('cached')
+    expect(calls).toBe(0)
+  })
+
+  it('coalesces concurrent misses of one key into one loader call', async () => {
+    const cache = createCache()
+    let calls = 0
+    const loader = async () => {
+      calls++
+      await sleep(30)
+      return { loaded: calls }
+    }
+    const results = await Promise.all(Array.from({ length: 20 }, () => cache.getOrSet('hot', loader)))
+    expect(calls).toBe(1)
+    for (const r of results) expect(r).toStrictEqual({ loaded: 1 })
+    expect(await cache.get('hot')).toStrictEqual({ loaded: 1 })
+    expect(cache.stats().loads).toBe(1)
+  })
+
+  it('gives a loader error to every waiter and caches nothing', async () => {
+    const cache = createCache()
+    const boom = new Error('database down')
+    let calls = 0
+    const failing = async () => {
+      calls++
+      await sleep(10)
+      throw boom
+    }
+    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => cache.getOrSet('k', failing)))
+    expect(outcomes.every((o) => o.status === 'rejected' && o.reason === boom)).toBe(true)
+    expect(calls).toBe(1)
+    expect(await cache.get('k')).toBeUndefined()
+    expect(await cache.getOrSet('k', () => 'recovered')).toBe('recovered')
+  })
+
+  it('stale-while-revalidate: serves the stale value at once while one refresh runs', async () => {
+    const cache = createCache()
+    let version = 0
+    const loader = async () => {
+      version++
+      await sleep(20)
+      return `v${version}`
+    }
+    expect(await cache.getOrSet('k', loader, { ttl: 40, staleFor: 5_000 })).toBe('v1')
+    await sleep(60) // now stale
+    const stale = await Promise.all([cache.getOrSet('k', loader, { ttl: 40, staleFor: 5_000 }), cache.getOrSet('k', loader, { ttl: 40, staleFor: 5_000 })])
+    expect(stale).toStrictEqual(['v1', 'v1'])
+    await sleep(60) // the one refresh has landed
+    expect(version).toBe(2)
+    expect(await cache.getOrSet('k', loader, { ttl: 40, staleFor: 5_000 })).toBe('v2')
+    expect(cache.stats().staleHits).toBeGreaterThanOrEqual(2)
+  })
+
+  it('stale-while-revalidate: a failed refresh keeps the stale value until it truly expires', async () => {
+    const cache = createCache()
+    const errors = record(cache, 'error')
+    expect(await cache.getOrSet('k', () => 'old', { ttl: 30, staleFor: 150 })).toBe('old')
+    await sleep(50)
+    const failing = () => Promise.reject(new Error('upstream 500'))
+    expect(await cache.getOrSet('k', failing, { ttl: 30, staleFor: 150 })).toBe('old')
+    await sleep(20)
+    expect(errors.map((e) => e.operation)).toStrictEqual(['refresh'])
+    expect(await cache.getOrSet('k', failing, { ttl: 30, staleFor: 150 })).toBe('old')
+    await sleep(200) // past ttl + staleFor: gone
+    await expect(cache.getOrSet('k', failing, { ttl: 30, staleFor: 150 })).rejects.toThrow('upstream 500')
+  })
+
+  it('writes fresh-until into the envelope, and the store TTL covers ttl + staleFor', async () => {
+    const store = createMemoryStore()
+    const cache = createCache({ store, namespace: 'n' })
+    const before = Date.now()
+    await cache.getOrSet('k', () => 1, { ttl: 1000, staleFor: 60 })
+    const freshUntil = inspect((await store.get('n:k')) as Uint8Array).freshUntil as number
+    expect(freshUntil).toBeGreaterThanOrEqual(before + 1000)
+    expect(freshUntil).toBeLessThanOrEqual(Date.now() + 1001)
+  })
+})
+
+describe('Cache: schema versions', () => {
+  it('migrates older values on read, treats newer ones and unmigratable ones as misses', async () => {
+    const store = createMemoryStore()
+    const v1 = createCache({ store, namespace: 'u', version: 1 })
+    await v1.set('ada', { name: 'Ada Lovelace' })
+    const v2 = createCache({
+      store,
+      namespace: 'u',
+      version: 2,
+      migrate: (value, from) => {
+        expect(from).toBe(1)
+        const [first, last] = (value as { name: string }).name.split(' ')
+        return { first, last }
+      },
+    })
+    expect(await v2.get('ada')).toStrictEqual({ first: 'Ada', last: 'Lovelace' })
+    const misses = record(createCache({ store, namespace: 'u', version: 2 }), 'miss')
+    const strict = createCache({ store, namespace: 'u', version: 2 })
+    strict.on('miss', (e) => misses.push(e))
+    expect(await strict.get('ada')).toBeUndefined()
+    await v2.set('grace', { first: 'Grace', last: 'Hopper' })
+    const v1Misses = record(v1, 'miss')
+    expect(await v1.get('grace')).toBeUndefined()
+    expect(misses.map((m) => m.reason)).toStrictEqual(['older-version'])
+    expect(v1Misses.map((m) => m.reason)).toStrictEqual(['newer-version'])
+    expect(inspect((await store.get('u:grace')) as Uint8Array).schemaVersion).toBe(2)
+  })
+})
+
+describe('Cache: failures', () => {
+  it('by default a read failure is a miss plus an error event; a write failure rejects with STORE_ERROR', async () => {
+    const { store, state } = breakableStore()
+    const cache = createCache({ store })
+    const errors = record(cache, 'error')
+    await cache.set('k', 1)
+    state.broken = true
+    expect(await cache.get('k')).toBeUndefined()
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toMatchObject({ operation: 'get', key: 'k' })
+    expect(errors[0]!.error.code).toBe(StowageErrorCode.STORE_ERROR)
+    expect((errors[0]!.error.cause as Error).message).toBe('connection refused')
+    const rejected = await cache.set('k', 2).catch((e: unknown) => e)
+    expect(StowageError.isInstance(rejected) && rejected.code).toBe(StowageErrorCode.STORE_ERROR)
+    state.broken = false
+    expect(await cache.get('k')).toBe(1)
+    expect(cache.stats().errors).toBe(1)
+  })
+
+  it('can fail closed on reads and open on writes', async () => {
+    const { store, state } = breakableStore()
+    const cache = createCache({ store, readErrors: 'throw', writeErrors: 'ignore' })
+    const errors = record(cache, 'error')
+    state.broken = true
+    await expect(cache.get('k')).rejects.toMatchObject({ code: StowageErrorCode.STORE_ERROR })
+    await expect(cache.set('k', 1)).resolves.toBeUndefined()
+    expect(errors.map((e) => e.operation)).toStrictEqual(['set'])
+  })
+
+  it('getOrSet returns the loaded value even when the store cannot keep it', async () => {
+    const { store, state } = breakableStore()
+    const cache = createCache({ store })
+    const errors = record(cache, 'error')
+    state.broken = true
+    expect(await cache.getOrSet('k', () => 'fresh from the source')).toBe('fresh from the source')
+    expect(errors.map((e) => e.operation)).toStrictEqual(['getOrSet', 'getOrSet'])
+  })
+
+  it('treats corrupt bytes as a miss, reports them and deletes the entry', async () => {
+    const store = createMemoryStore()
+    const cache = createCache({ store, namespace: 'c' })
+    const errors = record(cache, 'error')
+    await store.set('c:bad', new Uint8Array([0xc1, 1, 0, 0, 1, 2, 3, 4, 0x90]))
+    await store.set('c:json', new TextEncoder().encode('{"not":"stowage"}'))
+    expect(await cache.get('bad')).toBeUndefined()
+    expect(await cache.get('json')).toBeUndefined()
+    expect(errors.map((e) => e.error.code)).toStrictEqual([StowageErrorCode.CHECKSUM_MISMATCH, StowageErrorCode.BAD_MAGIC])
+    await sleep(0)
+    expect(await store.get('c:bad')).toBeUndefined()
+    expect(await store.get('c:json')).toBeUndefined()
+  })
+
+  it('rejects values the codec cannot store, whatever the write policy', async () => {
+    const cache = createCache({ writeErrors: 'ignore' })
+    await expect(cache.set('f', () => 1)).rejects.toMatchObject({ code: StowageErrorCode.UNSUPPORTED_TYPE })
+  })
+})
+
+describe('Cache: stats and events', () => {
+  it('counts hits, misses, sets, deletes and bytes per namespace', async () => {
+    const store = createMemoryStore()
+    const cache = createCache({ store, namespace: 's', measureJson: true })
+    const other = cache.withNamespace('other')
+    const value = Array.from({ length: 200 }, (_, i) => ({ id: i, label: `row ${i}` }))
+    await cache.set('v', value)
+    await cache.get('v')
+    await cache.get('nope')
+    await cache.delete('v')
+    await other.get('x')
+    const stats = cache.stats()
+    expect(stats).toMatchObject({ hits: 1, misses: 1, sets: 1, deletes: 1, errors: 0, staleHits: 0, loads: 0 })
+    expect(stats.bytesJson).toBe(new TextEncoder().encode(JSON.stringify(value)).length)
+    expect(stats.bytesMsgpack).toBeLessThan(stats.bytesJson as number)
+    expect(stats.bytesStored).toBeLessThan(stats.bytesMsgpack)
+    expect(other.stats()).toMatchObject({ hits: 0, misses: 1, sets: 0 })
+    expect(createCache().stats().bytesJson).toBeUndefined()
+  })
+
+  it('emits events with namespace and key; unsubscribes; survives a throwing listener', async () => {
+    const cache = createCache({ namespace: 'e' })
+    const seen: string[] = []
+    cache.on('set', () => {
+      throw new Error('a broken listener')
+    })
+    const off = cache.on('hit', (e) => seen.push(`hit ${e.namespace} ${e.key} ${e.stale}`))
+    cache.on('miss', (e) => seen.push(`miss ${e.key} ${e.reason}`))
+    cache.on('load', (e) => seen.push(`load ${e.key}`))
+    await cache.getOrSet('k', () => 1)
+    await cache.get('k')
+    off()
+    await cache.get('k')
+    expect(seen).toStrictEqual(['miss k absent', 'load k', 'hit e k false'])
+  })
+})
