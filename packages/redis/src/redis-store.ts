@@ -1,0 +1,317 @@
+import { StowageError, StowageErrorCode, type Store, type StoreEntry, type StoreSetOptions } from '@stowage/core'
+import type { RedisAdapter } from './adapter.js'
+import { ioredisAdapter, isIoredis } from './adapter-ioredis.js'
+import { isNodeRedis, nodeRedisAdapter } from './adapter-node-redis.js'
+import { checksum, chunkKey, chunkKeys, MANIFEST_MAGIC, newGeneration, readManifest, startsWithMagic, writeManifest, type Manifest } from './chunks.js'
+import { bySlot } from './slots.js'
+
+/** Options of {@link createRedisStore}: a `client` you own, or a `url` for a client the store owns. */
+export interface RedisStoreOptions {
+  /** An ioredis (5 or 6) `Redis` or `Cluster`, or a connected node-redis (5+) client. You keep ownership: `close()` leaves it open. */
+  readonly client?: unknown
+  /** A `redis://` URL; the store then creates an ioredis client (ioredis must be installed) and closes it on `close()`. */
+  readonly url?: string
+  /** Longest wait for one Redis command before the call rejects with STORE_ERROR, in ms. Defaults to 2000 ({@link DEFAULT_COMMAND_TIMEOUT}). */
+  readonly commandTimeout?: number
+  /** Values larger than this many bytes are stored as chunks plus a manifest. Defaults to 8 MiB ({@link DEFAULT_CHUNK_SIZE}). */
+  readonly chunkSize?: number
+  /** COUNT hint of each SCAN call behind `keys` and `clear`. Defaults to 500. */
+  readonly scanCount?: number
+}
+
+/** Default of {@link RedisStoreOptions.commandTimeout}. */
+export const DEFAULT_COMMAND_TIMEOUT = 2000
+/** Default of {@link RedisStoreOptions.chunkSize}: 8 MiB, far below Redis's 512 MB `proto-max-bulk-len`. */
+export const DEFAULT_CHUNK_SIZE = 8 * 1024 * 1024
+// Chunks outlive their manifest a little, so a reader that got the manifest just before it
+// expired can still fetch them.
+const CHUNK_GRACE = 10_000
+// How many chunks go out in one pipeline: bounds the bytes in flight for a huge value.
+const CHUNKS_PER_WRITE = 4
+const DELETE_BATCH = 500
+const CHUNK_KEY = /^\{.*\}:chunk:[0-9a-f]{16}:\d+$/
+
+/** A {@link Store} over Redis, with the client library it runs on. */
+export interface RedisStore extends Required<Store> {
+  /** Which client library and topology the store drives. */
+  readonly clientKind: 'ioredis' | 'ioredis-cluster' | 'node-redis'
+}
+
+function failure(what: string, e: unknown): StowageError {
+  if (StowageError.isInstance(e)) return e
+  return new StowageError(StowageErrorCode.STORE_ERROR, `Redis ${what} failed: ${String((e as Error)?.message ?? e)}`, { cause: e })
+}
+
+function invalid(message: string): StowageError {
+  return new StowageError(StowageErrorCode.INVALID_ARGUMENT, message)
+}
+
+function checkKey(key: unknown): asserts key is string {
+  if (typeof key !== 'string' || key.length === 0) throw invalid('a key must be a non-empty string')
+}
+
+function checkEntry(key: unknown, value: unknown, ttl: unknown): void {
+  checkKey(key)
+  if (!(value instanceof Uint8Array)) throw invalid('a store value must be a Uint8Array')
+  if (ttl !== undefined && !(typeof ttl === 'number' && ttl > 0 && Number.isFinite(ttl))) throw invalid(`ttl must be a positive number of milliseconds, got ${String(ttl)}`)
+}
+
+function globEscape(text: string): string {
+  return text.replace(/[*?[\]\\]/g, '\\$&')
+}
+
+function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
+  const out = new Uint8Array(length)
+  let at = 0
+  for (const part of parts) {
+    out.set(part, at)
+    at += part.length
+  }
+  return out
+}
+
+class RedisStoreImpl implements RedisStore {
+  readonly name = 'redis'
+  private closed = false
+
+  constructor(
+    private readonly adapter: RedisAdapter,
+    private readonly owned: boolean,
+    private readonly timeout: number,
+    private readonly chunkSize: number,
+    private readonly scanCount: number,
+  ) {}
+
+  get clientKind(): RedisStore['clientKind'] {
+    return this.adapter.kind
+  }
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    checkKey(key)
+    const bytes = await this.call('GET', (a) => a.get(key))
+    return bytes === null ? undefined : this.resolve(key, bytes)
+  }
+
+  async set(key: string, value: Uint8Array, options?: StoreSetOptions): Promise<void> {
+    checkEntry(key, value, options?.ttl)
+    await this.write(key, value, options?.ttl)
+  }
+
+  async delete(key: string): Promise<boolean> {
+    checkKey(key)
+    return (await this.deleteMany([key])) === 1
+  }
+
+  async getMany(keys: readonly string[]): Promise<Array<Uint8Array | undefined>> {
+    keys.forEach(checkKey)
+    const out = new Array<Uint8Array | undefined>(keys.length)
+    await Promise.all(
+      bySlot(keys, this.adapter.isCluster).map(async (group) => {
+        const values = await this.call('MGET', (a) => a.mget(group.map((i) => keys[i] as string)))
+        await Promise.all(group.map(async (i, j) => {
+          const bytes = values[j]
+          out[i] = bytes == null ? undefined : await this.resolve(keys[i] as string, bytes)
+        }))
+      }),
+    )
+    return out
+  }
+
+  async setMany(entries: readonly StoreEntry[]): Promise<void> {
+    for (const { key, value, ttl } of entries) checkEntry(key, value, ttl)
+    const small = entries.filter((e) => !this.needsChunks(e.value))
+    const big = entries.filter((e) => this.needsChunks(e.value))
+    await Promise.all([
+      ...bySlot(small.map((e) => e.key), this.adapter.isCluster).map(async (group) => {
+        const batch = group.map((i) => small[i] as StoreEntry)
+        const old = await this.call('SET', (a) => a.setGetMany(batch.map(({ key, value, ttl }) => ({ key, value, ttl }))))
+        await Promise.all(batch.map((e, j) => this.dropChunks(e.key, old[j] ?? null, undefined)))
+      }),
+      ...big.map((e) => this.write(e.key, e.value, e.ttl)),
+    ])
+  }
+
+  async deleteMany(keys: readonly string[]): Promise<number> {
+    keys.forEach(checkKey)
+    let removed = 0
+    await Promise.all(
+      bySlot(keys, this.adapter.isCluster).map(async (group) => {
+        const batch = group.map((i) => keys[i] as string)
+        const old = await this.call('GETDEL', (a) => a.getDelMany(batch))
+        await Promise.all(batch.map((key, j) => {
+          if (old[j] != null) removed++
+          return this.dropChunks(key, old[j] ?? null, undefined)
+        }))
+      }),
+    )
+    return removed
+  }
+
+  async clear(prefix: string): Promise<void> {
+    let batch: string[] = []
+    for await (const key of this.scan(prefix, true)) {
+      batch.push(key)
+      if (batch.length >= DELETE_BATCH) {
+        await this.deleteMany(batch)
+        batch = []
+      }
+    }
+    if (batch.length > 0) await this.deleteMany(batch)
+  }
+
+  async *keys(prefix: string): AsyncIterable<string> {
+    yield* this.scan(prefix, false)
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    if (this.owned) await this.adapter.quit().catch(() => {})
+  }
+
+  private async *scan(prefix: string, withChunks: boolean): AsyncIterable<string> {
+    this.open()
+    const seen = new Set<string>()
+    const iterator = this.adapter.scan(`${globEscape(prefix)}*`, this.scanCount)[Symbol.asyncIterator]()
+    for (;;) {
+      const next = await this.call('SCAN', () => iterator.next())
+      if (next.done) return
+      const key = next.value
+      // SCAN may return a key twice; chunks are the store's own, not the caller's keys.
+      if (seen.has(key) || (!withChunks && CHUNK_KEY.test(key))) continue
+      seen.add(key)
+      yield key
+    }
+  }
+
+  private open(): void {
+    if (this.closed) throw new StowageError(StowageErrorCode.STORE_ERROR, 'the Redis store is closed')
+  }
+
+  // One Redis call, bounded by the command timeout and with its failure typed.
+  private async call<T>(what: string, fn: (adapter: RedisAdapter) => Promise<T>): Promise<T> {
+    this.open()
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const work = fn(this.adapter)
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new StowageError(StowageErrorCode.STORE_ERROR, `Redis ${what} timed out after ${this.timeout} ms`)), this.timeout)
+    })
+    try {
+      return await Promise.race([work, timeout])
+    } catch (e) {
+      work.catch(() => {}) // a late failure of a timed-out command must not become an unhandled rejection
+      throw failure(what, e)
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  private needsChunks(value: Uint8Array): boolean {
+    return value.length > this.chunkSize || startsWithMagic(value)
+  }
+
+  private async write(key: string, value: Uint8Array, ttl: number | undefined): Promise<void> {
+    if (!this.needsChunks(value)) {
+      const old = await this.call('SET', (a) => a.setGet(key, value, ttl))
+      return this.dropChunks(key, old, undefined)
+    }
+    // Chunks first, under a fresh generation; then the manifest in one SET, so a reader sees the
+    // old value or the new one, never a mix; then the old generation's chunks go.
+    const generation = newGeneration()
+    const count = Math.max(1, Math.ceil(value.length / this.chunkSize))
+    const chunkTtl = ttl === undefined ? undefined : ttl + CHUNK_GRACE
+    for (let first = 0; first < count; first += CHUNKS_PER_WRITE) {
+      const batch: Array<{ key: string; value: Uint8Array; ttl: number | undefined }> = []
+      for (let i = first; i < Math.min(count, first + CHUNKS_PER_WRITE); i++) {
+        batch.push({ key: chunkKey(key, generation, i), value: value.subarray(i * this.chunkSize, (i + 1) * this.chunkSize), ttl: chunkTtl })
+      }
+      await this.call('SET chunk', (a) => a.setGetMany(batch))
+    }
+    const manifest = writeManifest({ generation, count, length: value.length, crc: checksum(value) })
+    const old = await this.call('SET manifest', (a) => a.setGet(key, manifest, ttl))
+    await this.dropChunks(key, old, generation)
+  }
+
+  // Deletes the chunks an overwritten or deleted manifest pointed to.
+  private async dropChunks(key: string, old: Uint8Array | null, keep: string | undefined): Promise<void> {
+    if (old === null || !startsWithMagic(old)) return
+    const manifest = readManifest(old)
+    if (manifest === undefined || manifest.generation === keep) return
+    const keys = chunkKeys(key, manifest)
+    for (let i = 0; i < keys.length; i += DELETE_BATCH) {
+      const batch = keys.slice(i, i + DELETE_BATCH)
+      await this.call('DEL chunks', (a) => a.del(batch))
+    }
+  }
+
+  // A plain value as it is; a manifest replaced by the value its chunks hold.
+  private async resolve(key: string, bytes: Uint8Array, retried = false): Promise<Uint8Array | undefined> {
+    if (!startsWithMagic(bytes)) return bytes
+    const manifest = readManifest(bytes)
+    if (manifest === undefined) throw new StowageError(StowageErrorCode.STORE_ERROR, `the chunk manifest under ${key} is damaged`)
+    const parts = await this.readChunks(key, manifest)
+    if (parts === undefined) {
+      // A writer swapped the manifest (and dropped these chunks) between our two reads: read again.
+      if (retried) return undefined
+      const again = await this.call('GET', (a) => a.get(key))
+      return again === null ? undefined : this.resolve(key, again, true)
+    }
+    const value = concat(parts, manifest.length)
+    if (parts.reduce((n, p) => n + p.length, 0) !== manifest.length || checksum(value) !== manifest.crc) {
+      throw new StowageError(StowageErrorCode.STORE_ERROR, `the chunks under ${key} do not match their manifest`)
+    }
+    return value
+  }
+
+  private async readChunks(key: string, manifest: Manifest): Promise<Uint8Array[] | undefined> {
+    const keys = chunkKeys(key, manifest)
+    const parts: Uint8Array[] = []
+    for (let i = 0; i < keys.length; i += CHUNKS_PER_WRITE) {
+      const batch = keys.slice(i, i + CHUNKS_PER_WRITE)
+      const values = await this.call('MGET chunks', (a) => a.mget(batch))
+      for (const value of values) {
+        if (value === null) return undefined
+        parts.push(value)
+      }
+    }
+    return parts
+  }
+}
+
+/**
+ * Creates a {@link Store} over Redis. Values travel as Buffers over the caller's bytes (never
+ * copied, never turned into text); batches go as one MGET or pipeline per hash slot; `keys` and
+ * `clear` use SCAN on every master, never KEYS; values above `chunkSize` are stored as chunks
+ * plus a manifest swapped in atomically. Needs Redis 6.2 or later (SET … GET, GETDEL).
+ *
+ * @param options - a `client` (ioredis 5/6 Redis or Cluster, node-redis 5+) or a `url`.
+ * @returns a {@link RedisStore} with every optional Store ability.
+ * @throws {StowageError} INVALID_ARGUMENT for bad options or an unknown client.
+ */
+export function createRedisStore(options: RedisStoreOptions): RedisStore {
+  const timeout = options.commandTimeout ?? DEFAULT_COMMAND_TIMEOUT
+  const chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE
+  const scanCount = options.scanCount ?? 500
+  if (!(Number.isFinite(timeout) && timeout > 0)) throw invalid(`commandTimeout must be a positive number of ms, got ${String(timeout)}`)
+  if (!(Number.isInteger(chunkSize) && chunkSize >= 1024 && chunkSize <= 512 * 1024 * 1024)) throw invalid('chunkSize must be an integer from 1 KiB to 512 MiB')
+  if (!(Number.isInteger(scanCount) && scanCount > 0)) throw invalid('scanCount must be a positive integer')
+  if ((options.client === undefined) === (options.url === undefined)) throw invalid('createRedisStore needs a client or a url (one of them)')
+  if (options.url !== undefined) return new RedisStoreImpl(ioredisAdapter(connect(options.url, timeout)), true, timeout, chunkSize, scanCount)
+  const { client } = options
+  if (isIoredis(client)) return new RedisStoreImpl(ioredisAdapter(client), false, timeout, chunkSize, scanCount)
+  if (isNodeRedis(client)) return new RedisStoreImpl(nodeRedisAdapter(client), false, timeout, chunkSize, scanCount)
+  throw invalid('client must be an ioredis Redis or Cluster, or a node-redis client')
+}
+
+/** The first 16 bytes of every chunk manifest: a value that starts with them is always stored as chunks. */
+export { MANIFEST_MAGIC }
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+import { createRequire } from 'node:module'
+
+function connect(url: string, timeout: number) {
+  // Loaded on demand, so that a node-redis user never needs ioredis installed.
+  const { Redis } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis')
+  // Fail commands fast while disconnected (the store's timeout bounds them anyway) and keep reconnecting.
+  return new Redis(url, { commandTimeout: timeout, maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false })
+}

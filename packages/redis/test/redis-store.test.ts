@@ -1,0 +1,170 @@
+import { createCache, StowageErrorCode } from '@stowage/core'
+import { describeStoreContract } from '@stowage/store-contract'
+import { Redis } from 'ioredis'
+import { Redis as Redis5 } from 'ioredis5'
+import { createClient } from 'redis'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { chunkKey, hashTag, MANIFEST_MAGIC } from '../src/chunks.js'
+import { createRedisStore } from '../src/index.js'
+
+const url = inject('redisUrl')
+const prefix = () => `stowage-test:${Math.random().toString(36).slice(2)}:`
+
+// A client the tests own for raw looks at what Redis holds.
+let raw: Redis
+let ioredis5: Redis5
+let nodeRedis: ReturnType<typeof createClient>
+beforeAll(async () => {
+  raw = new Redis(url)
+  ioredis5 = new Redis5(url)
+  nodeRedis = createClient({ url })
+  await nodeRedis.connect()
+})
+afterAll(async () => {
+  await raw.quit()
+  await ioredis5.quit()
+  await nodeRedis.close()
+})
+
+describeStoreContract({ name: 'redis (ioredis 6, own connection from a url)', createStore: () => createRedisStore({ url }) })
+describeStoreContract({ name: 'redis (an ioredis 5 client)', createStore: () => createRedisStore({ client: ioredis5 }) })
+describeStoreContract({ name: 'redis (a node-redis 5 client)', createStore: () => createRedisStore({ client: nodeRedis }) })
+
+describe('redis store', () => {
+  it('sends bytes as bytes: a Uint8Array never becomes the text "1,2,255"', async () => {
+    const key = `${prefix()}bytes`
+    for (const client of [raw, ioredis5, nodeRedis] as const) {
+      const store = createRedisStore({ client })
+      await store.set(key, new Uint8Array([1, 2, 255]))
+      expect([...((await raw.getBuffer(key)) as Buffer)]).toStrictEqual([1, 2, 255])
+      await store.set(key, new Uint8Array([7, 7, 1, 2, 3, 7]).subarray(2, 5))
+      expect([...((await raw.getBuffer(key)) as Buffer)]).toStrictEqual([1, 2, 3])
+      await store.close()
+    }
+    await raw.del(key)
+  })
+
+  it('sets the TTL with PX', async () => {
+    const store = createRedisStore({ client: raw })
+    const key = `${prefix()}ttl`
+    await store.set(key, new Uint8Array([1]), { ttl: 5000 })
+    const pttl = await raw.pttl(key)
+    expect(pttl).toBeGreaterThan(4000)
+    expect(pttl).toBeLessThanOrEqual(5000)
+    await store.delete(key)
+  })
+
+  it('leaves a client it was given open, closes one it made', async () => {
+    const given = createRedisStore({ client: raw })
+    await given.close()
+    expect(await raw.ping()).toBe('PONG')
+    const owned = createRedisStore({ url })
+    await owned.set(`${prefix()}x`, new Uint8Array([1]))
+    await owned.close()
+    await expect(owned.get('x')).rejects.toMatchObject({ code: StowageErrorCode.STORE_ERROR })
+  })
+
+  it('refuses bad options', () => {
+    for (const options of [{}, { url, client: raw }, { client: {} }, { url, chunkSize: 10 }, { url, commandTimeout: 0 }]) {
+      expect(() => createRedisStore(options)).toThrow(expect.objectContaining({ code: StowageErrorCode.INVALID_ARGUMENT }) as Error)
+    }
+  })
+
+  it('works under a Cache: compact envelopes in Redis', async () => {
+    const store = createRedisStore({ client: raw })
+    const namespace = `stowage-test-${Math.random().toString(36).slice(2)}`
+    const cache = createCache({ store, namespace })
+    const rows = Array.from({ length: 1000 }, (_, i) => ({ index: i, createdAt: 1700000000000 + i, nested: { isEven: i % 2 === 0 } }))
+    await cache.set('rows', rows)
+    expect(await cache.get('rows')).toStrictEqual(rows)
+    const stored = (await raw.getBuffer(`${namespace}:rows`)) as Buffer
+    expect(stored[0]).toBe(0xc1)
+    expect(stored.length).toBeLessThan(JSON.stringify(rows).length * 0.01)
+    await cache.clear()
+    expect(await raw.exists(`${namespace}:rows`)).toBe(0)
+  })
+})
+
+describe('redis store: huge values in chunks', () => {
+  const chunkSize = 1024
+  const value = (n: number, seed: number) => new Uint8Array(n).map((_, i) => (i * 31 + seed) & 0xff)
+  const chunkKeysOf = async (key: string) => (await raw.keys(`{${hashTag(key)}}:chunk:*`)).sort()
+
+  it('splits a value above chunkSize into chunks and a manifest, and reads it back whole', async () => {
+    const store = createRedisStore({ client: raw, chunkSize })
+    const key = `${prefix()}big`
+    const big = value(10_000, 1)
+    await store.set(key, big)
+    const manifest = (await raw.getBuffer(key)) as Buffer
+    expect([...manifest.subarray(0, 16)]).toStrictEqual([...MANIFEST_MAGIC])
+    expect(await chunkKeysOf(key)).toHaveLength(10)
+    expect(await store.get(key)).toStrictEqual(big)
+    expect(await store.getMany([key, `${key}-missing`])).toStrictEqual([big, undefined])
+  })
+
+  it('drops the old chunks when a chunked value is overwritten or deleted', async () => {
+    const store = createRedisStore({ client: raw, chunkSize })
+    const key = `${prefix()}big`
+    await store.set(key, value(5000, 1))
+    const first = await chunkKeysOf(key)
+    await store.set(key, value(3000, 2))
+    const second = await chunkKeysOf(key)
+    expect(second).toHaveLength(3)
+    expect(second.some((k) => first.includes(k))).toBe(false)
+    await store.set(key, value(10, 3))
+    expect(await chunkKeysOf(key)).toStrictEqual([])
+    await store.set(key, value(5000, 4))
+    expect(await store.delete(key)).toBe(true)
+    expect(await chunkKeysOf(key)).toStrictEqual([])
+    expect(await raw.exists(key)).toBe(0)
+  })
+
+  it('keeps chunks out of keys() and removes them with clear()', async () => {
+    const store = createRedisStore({ client: raw, chunkSize })
+    const p = prefix()
+    await store.set(`${p}big`, value(5000, 1))
+    await store.set(`${p}small`, value(10, 1))
+    const keys: string[] = []
+    for await (const k of store.keys(p)) keys.push(k)
+    expect(keys.sort()).toStrictEqual([`${p}big`, `${p}small`])
+    await store.clear(p)
+    expect(await chunkKeysOf(`${p}big`)).toStrictEqual([])
+  })
+
+  it('stores a value that looks like a manifest as chunks, so it reads back exactly', async () => {
+    const store = createRedisStore({ client: raw, chunkSize })
+    const key = `${prefix()}lookalike`
+    const lookalike = new Uint8Array([...MANIFEST_MAGIC, 1, 2, 3])
+    await store.set(key, lookalike)
+    expect(await store.get(key)).toStrictEqual(lookalike)
+  })
+
+  it('puts every chunk in the hash slot of its key, hash tags included', () => {
+    expect(chunkKey('app:big', 'ab', 0)).toBe('{app:big}:chunk:ab:0')
+    expect(chunkKey('user:{42}:avatar', 'ab', 1)).toBe('{42}:chunk:ab:1')
+    expect(hashTag('a{}b')).toBe('a{}b')
+  })
+
+  it('never lets a reader see a torn value while writers replace it', async () => {
+    const store = createRedisStore({ client: raw, chunkSize })
+    const key = `${prefix()}torn`
+    const versions = [value(8000, 1), value(9000, 2), value(7000, 3)]
+    await store.set(key, versions[0]!)
+    let stop = false
+    const writer = (async () => {
+      for (let i = 1; !stop; i++) await store.set(key, versions[i % 3]!)
+    })()
+    const seen = new Set<number>()
+    for (let r = 0; r < 200; r++) {
+      const read = await store.get(key)
+      if (read === undefined) continue // a reader that lost the race twice reports a miss, never a mix
+      const match = versions.findIndex((v) => v.length === read.length && v.every((b, i) => b === read[i]))
+      expect(match).toBeGreaterThanOrEqual(0)
+      seen.add(match)
+    }
+    stop = true
+    await writer
+    expect(seen.size).toBeGreaterThan(1)
+    await store.delete(key)
+  })
+})

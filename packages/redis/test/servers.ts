@@ -1,0 +1,92 @@
+// Real Redis servers for the tests: found, or started from the redis-server binary (Debian's
+// redis-server package; scripts/bootstrap.sh installs it). Never a mock.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createConnection, createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+export interface RedisServer {
+  readonly port: number
+  readonly url: string
+  stop(): Promise<void>
+}
+
+/** A TCP port nobody listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** Whether a Redis answers PING at host:port within `ms`. */
+export function ping(host: string, port: number, ms = 500): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host, port })
+    const done = (ok: boolean) => {
+      socket.destroy()
+      resolve(ok)
+    }
+    socket.setTimeout(ms, () => done(false))
+    socket.once('error', () => done(false))
+    socket.once('connect', () => socket.write('PING\r\n'))
+    socket.once('data', (data) => done(data.toString().startsWith('+PONG')))
+  })
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms
+  while (Date.now() < deadline) {
+    if (await check()) return
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
+/** Starts a throwaway redis-server (nothing saved to disk) on `port`, or a free one. */
+export async function startRedisServer(options: { port?: number; cluster?: boolean } = {}): Promise<RedisServer> {
+  const port = options.port ?? (await freePort())
+  const dir = mkdtempSync(join(tmpdir(), 'stowage-redis-'))
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--loglevel', 'warning']
+  if (options.cluster) args.push('--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '2000')
+  let child: ChildProcess
+  try {
+    child = spawn('redis-server', args, { stdio: 'ignore' })
+  } catch (e) {
+    throw new Error('redis-server is not installed: run ./scripts/bootstrap.sh (Debian package redis-server)', { cause: e })
+  }
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  child.once('error', () => {})
+  await waitFor(() => ping('127.0.0.1', port), `redis-server on port ${port}`)
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGKILL')
+      await exited
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Starts three cluster-enabled servers and joins them into one cluster of three masters. */
+export async function startRedisCluster(): Promise<{ nodes: Array<{ host: string; port: number }>; stop(): Promise<void> }> {
+  const servers = await Promise.all([0, 1, 2].map(() => startRedisServer({ cluster: true })))
+  const created = spawnSync('redis-cli', ['--cluster', 'create', ...servers.map((s) => `127.0.0.1:${s.port}`), '--cluster-replicas', '0', '--cluster-yes'], { encoding: 'utf8' })
+  if (created.status !== 0) throw new Error(`redis-cli --cluster create failed: ${created.stderr || created.stdout}`)
+  await waitFor(async () => {
+    const info = spawnSync('redis-cli', ['-p', String(servers[0]!.port), 'cluster', 'info'], { encoding: 'utf8' })
+    return info.stdout.includes('cluster_state:ok')
+  }, 'the cluster to be ok')
+  return {
+    nodes: servers.map((s) => ({ host: '127.0.0.1', port: s.port })),
+    async stop() {
+      await Promise.all(servers.map((s) => s.stop()))
+    },
+  }
+}
