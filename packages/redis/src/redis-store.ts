@@ -313,5 +313,9 @@ function connect(url: string, timeout: number) {
   // Loaded on demand, so that a node-redis user never needs ioredis installed.
   const { Redis } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis')
   // Fail commands fast while disconnected (the store's timeout bounds them anyway) and keep reconnecting.
-  return new Redis(url, { commandTimeout: timeout, maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false })
+  const client = new Redis(url, { commandTimeout: timeout, maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false })
+  // Connection errors reach callers as rejected commands (STORE_ERROR); without a listener
+  // ioredis would also print every reconnect attempt.
+  client.on('error', () => {})
+  return client
 }
