@@ -91,10 +91,16 @@ class StowageCodec implements Codec {
 
   async encodeAsync(value: unknown, meta?: EnvelopeMeta): Promise<Uint8Array> {
     const settled = this.meta(meta)
-    // The payload must outlive the shared encoder buffer across the await: copy it.
-    const payload = this.withPayload(value, (p) => (this.wantsDeflate(p) ? p.slice() : undefined))
-    if (payload === undefined) return this.encode(value, meta)
-    return this.seal(payload, await this.backend.deflateAsync(payload, this.settings.level), settled)
+    // A payload that stays in this thread is sealed at once; one handed to another thread must
+    // outlive the shared encoder buffer across the await, so it is copied.
+    const { asyncDeflateMin, deflateSync } = this.backend
+    const result = this.withPayload(value, (p) => {
+      if (!this.wantsDeflate(p)) return this.seal(p, undefined, settled)
+      if (p.length < asyncDeflateMin) return this.seal(p, deflateSync(p, this.settings.level), settled)
+      return { payload: p.slice() }
+    })
+    if (result instanceof Uint8Array) return result
+    return this.seal(result.payload, await this.backend.deflateAsync(result.payload, this.settings.level), settled)
   }
 
   decode<T = unknown>(bytes: Uint8Array): T {

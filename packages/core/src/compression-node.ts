@@ -5,6 +5,11 @@ import { crc32 as portableCrc32 } from './crc32.js'
 import { StowageErrorCode } from './error-codes.js'
 import { StowageError } from './stowage-error.js'
 
+// Below these sizes the async functions work synchronously: handing zlib work to the thread pool
+// and back costs more (tens of µs) than deflating or inflating a small payload on the spot.
+const ASYNC_DEFLATE_MIN = 128 * 1024
+const ASYNC_INFLATE_MIN = 256 * 1024
+
 const deflateRaw = promisify(zlib.deflateRaw)
 const inflateRaw = promisify(zlib.inflateRaw)
 // zlib.crc32 arrived in Node 20.15 and 22.2; older Nodes use the portable table.
@@ -35,6 +40,7 @@ function checkLength(out: Buffer, expected: number): Uint8Array {
 /** Native zlib: Node's fast path. Its raw deflate streams are read by fflate and the other way round. */
 export const nodeBackend: CompressionBackend = {
   name: 'node:zlib',
+  asyncDeflateMin: ASYNC_DEFLATE_MIN,
   deflateSync(data, level: CompressionLevel) {
     return toBytes(zlib.deflateRawSync(data, { level }))
   },
@@ -49,9 +55,11 @@ export const nodeBackend: CompressionBackend = {
     return checkLength(out, expected)
   },
   async deflateAsync(data, level) {
+    if (data.length < ASYNC_DEFLATE_MIN) return nodeBackend.deflateSync(data, level)
     return toBytes(await deflateRaw(data, { level }))
   },
   async inflateAsync(data, expected) {
+    if (expected < ASYNC_INFLATE_MIN) return nodeBackend.inflateSync(data, expected)
     let out: Buffer
     try {
       out = await inflateRaw(data, { maxOutputLength: Math.max(expected, 1) })

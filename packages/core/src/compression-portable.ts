@@ -71,6 +71,7 @@ async function inflateStream(data: Uint8Array, expected: number): Promise<Uint8A
 /** fflate in JavaScript, CompressionStream where it helps: runs in every JavaScript runtime. */
 export const portableBackend: CompressionBackend = {
   name: 'fflate',
+  asyncDeflateMin: ASYNC_DEFLATE_MIN,
   deflateSync(data, level) {
     return deflateSync(data, { level })
   },

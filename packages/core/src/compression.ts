@@ -9,6 +9,8 @@ export type CompressionLevel = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9
  */
 export interface CompressionBackend {
   readonly name: string
+  /** Payloads smaller than this are deflated synchronously even by deflateAsync (the hand-off costs more). */
+  readonly asyncDeflateMin: number
   deflateSync(data: Uint8Array, level: CompressionLevel): Uint8Array
   inflateSync(data: Uint8Array, expectedLength: number): Uint8Array
   deflateAsync(data: Uint8Array, level: CompressionLevel): Promise<Uint8Array>
