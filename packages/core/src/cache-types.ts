@@ -93,7 +93,24 @@ export interface CacheStats {
 }
 
 /** Which cache operation an event or error comes from. */
-export type CacheOperation = 'get' | 'set' | 'delete' | 'clear' | 'getOrSet' | 'refresh' | 'migrate'
+export type CacheOperation = 'get' | 'set' | 'delete' | 'clear' | 'getOrSet' | 'refresh' | 'migrate' | 'bundle'
+
+/**
+ * Related fields under one key (a Redis hash), each field a Stowage envelope, sharing one TTL:
+ * see `cache.bundle(key)`. Needs a store with the bundle abilities (memory, Redis).
+ */
+export interface Bundle<V = unknown> {
+  /** The bundle's key, relative to the cache's namespace. */
+  readonly key: string
+  /** The value of `field`, or `undefined`. @throws {StowageError} as `cache.get`. */
+  get<T = V>(field: string): Promise<T | undefined>
+  /** Stores `field`; the TTL (the call's, else the cache's, else none) then covers the whole bundle. @throws {StowageError} as `cache.set`. */
+  set(field: string, value: V, options?: CacheSetOptions): Promise<void>
+  /** Every field and its value; fields that cannot be decoded are left out (and reported). @throws {StowageError} as `cache.get`. */
+  getAll<T = V>(): Promise<Map<string, T>>
+  /** Removes `field`; resolves `true` when it existed. @throws {StowageError} as `cache.delete`. */
+  delete(field: string): Promise<boolean>
+}
 
 /** Why a read was a miss. */
 export type MissReason = 'absent' | 'corrupt' | 'older-version' | 'newer-version' | 'store-error'

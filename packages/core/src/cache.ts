@@ -1,6 +1,7 @@
 import { CacheObserver } from './cache-observer.js'
 import {
   DEFAULT_NAMESPACE,
+  type Bundle,
   type CacheEvents,
   type CacheKey,
   type CacheOperation,
@@ -58,6 +59,12 @@ export interface Cache<S extends CacheSchema = CacheSchema> {
    * @throws the loader's own error; {@link StowageError} as {@link Cache.get} and from the codec.
    */
   getOrSet<K extends CacheKey<S>, V extends CacheValue<S, K>>(key: K, loader: () => V | Promise<V>, options?: GetOrSetOptions): Promise<V>
+  /**
+   * Fields grouped under one key, each a compact envelope, with one TTL for all (a Redis hash:
+   * fewer keys, less per-key overhead). The store must have the bundle abilities.
+   * @throws {StowageError} INVALID_ARGUMENT for a bad key or a store without bundles.
+   */
+  bundle<V = unknown>(key: CacheKey<S>): Bundle<V>
   /** A cache on the same store and settings under `namespace:name`, with its own stats and events. @throws {StowageError} INVALID_ARGUMENT. */
   withNamespace(name: string): Cache<S>
   /** A snapshot of this namespace's counters. */
@@ -233,6 +240,66 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     return this.load(key, loader, ttl, staleFor) as Promise<never>
   }
 
+  bundle<V = unknown>(key: string): Bundle<V> {
+    checkKey(key)
+    const { store } = this.shared
+    if (!store.getField || !store.getFields || !store.setField || !store.deleteField) {
+      throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `the ${store.name} store cannot hold bundles`)
+    }
+    const full = this.prefix + key
+    const { getField, getFields, setField, deleteField } = store as Required<Store>
+    const label = (field: string) => `${key}#${field}`
+    return {
+      key,
+      get: async <T = V>(field: string): Promise<T | undefined> => {
+        let bytes: Uint8Array | undefined
+        try {
+          bytes = await getField.call(store, full, field)
+        } catch (e) {
+          return this.readFailed(label(field), e, 'bundle')
+        }
+        return (await this.open(label(field), bytes, 'bundle', true, () => deleteField.call(store, full, field)))?.value as T | undefined
+      },
+      set: async (field: string, value: V, options?: CacheSetOptions): Promise<void> => {
+        const ttl = options?.ttl ?? this.shared.ttl
+        checkTtl(ttl)
+        const bytes = await this.encode(value, undefined)
+        try {
+          await setField.call(store, full, field, bytes, { ttl })
+        } catch (e) {
+          this.writeFailed('bundle', label(field), e, false)
+          return
+        }
+        this.wrote(label(field), value, bytes)
+      },
+      getAll: async <T = V>(): Promise<Map<string, T>> => {
+        let fields: Map<string, Uint8Array>
+        try {
+          fields = await getFields.call(store, full)
+        } catch (e) {
+          this.readFailed(key, e, 'bundle')
+          return new Map()
+        }
+        const out = new Map<string, T>()
+        for (const [field, bytes] of fields) {
+          const entry = await this.open(label(field), bytes, 'bundle', true, () => deleteField.call(store, full, field))
+          if (entry !== undefined) out.set(field, entry.value as T)
+        }
+        return out
+      },
+      delete: async (field: string): Promise<boolean> => {
+        try {
+          const existed = await deleteField.call(store, full, field)
+          if (existed) this.observer.counters.deletes++
+          return existed
+        } catch (e) {
+          this.writeFailed('bundle', label(field), e, false)
+          return false
+        }
+      },
+    }
+  }
+
   withNamespace(name: string): Cache<S> {
     checkNamespace(name)
     return new StowageCache<S>(this.shared, `${this.namespace}:${name}`)
@@ -287,7 +354,13 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
   }
 
   // Decodes stored bytes into an entry, or counts the miss and says why.
-  private async open(key: string, bytes: Uint8Array | undefined, operation: CacheOperation, count: boolean): Promise<Entry | undefined> {
+  private async open(
+    key: string,
+    bytes: Uint8Array | undefined,
+    operation: CacheOperation,
+    count: boolean,
+    drop: () => Promise<unknown> = () => this.shared.store.delete(this.prefix + key),
+  ): Promise<Entry | undefined> {
     const miss = (reason: MissReason) => {
       if (count) this.miss(key, reason)
       return undefined
@@ -300,7 +373,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
       // Damaged bytes are worthless: report them and drop the entry so the next read can refill it.
       this.failed(operation, key, e)
       Promise.resolve()
-        .then(() => this.shared.store.delete(this.prefix + key))
+        .then(drop)
         .catch(() => {})
       return miss('corrupt')
     }

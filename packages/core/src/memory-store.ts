@@ -19,9 +19,16 @@ export const DEFAULT_SWEEP_INTERVAL = 30_000
 export const MEMORY_ENTRY_OVERHEAD = 64
 
 interface Entry {
-  readonly value: Uint8Array
+  /** The value, or undefined when the key holds a bundle. */
+  readonly value: Uint8Array | undefined
+  /** The bundle's fields, or undefined when the key holds a value. */
+  readonly fields: Map<string, Uint8Array> | undefined
   readonly expiresAt: number
   readonly size: number
+}
+
+function wrongType(key: string, want: string): StowageError {
+  return new StowageError(StowageErrorCode.STORE_ERROR, `the key ${JSON.stringify(key)} does not hold a ${want}`)
 }
 
 /** The in-memory store: see {@link createMemoryStore}. */
@@ -118,7 +125,43 @@ class LruMemoryStore implements MemoryStore {
     if (this.closed) throw new StowageError(StowageErrorCode.STORE_ERROR, 'the memory store is closed')
   }
 
-  private read(key: string): Uint8Array | undefined {
+  async getField(key: string, field: string): Promise<Uint8Array | undefined> {
+    this.open()
+    checkKey(key)
+    return this.bundle(key)?.get(field)?.slice()
+  }
+
+  async getFields(key: string): Promise<Map<string, Uint8Array>> {
+    this.open()
+    checkKey(key)
+    return new Map([...(this.bundle(key) ?? [])].map(([field, value]) => [field, value.slice()]))
+  }
+
+  async setField(key: string, field: string, value: Uint8Array, options?: StoreSetOptions): Promise<void> {
+    this.open()
+    checkKey(key)
+    if (typeof field !== 'string') throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'a field must be a string')
+    checkBytes(value)
+    checkTtl(options?.ttl)
+    const fields = new Map(this.bundle(key) ?? [])
+    fields.set(field, value.slice())
+    this.put(key, undefined, fields, options?.ttl)
+  }
+
+  async deleteField(key: string, field: string): Promise<boolean> {
+    this.open()
+    checkKey(key)
+    const current = this.bundle(key)
+    if (current === undefined || !current.has(field)) return false
+    const entry = this.entries.get(key) as Entry
+    const fields = new Map(current)
+    fields.delete(field)
+    if (fields.size === 0) this.remove(key)
+    else this.put(key, undefined, fields, entry.expiresAt === Infinity ? undefined : entry.expiresAt - Date.now())
+    return true
+  }
+
+  private live(key: string): Entry | undefined {
     const entry = this.entries.get(key)
     if (entry === undefined) return undefined
     if (entry.expiresAt <= Date.now()) {
@@ -127,15 +170,32 @@ class LruMemoryStore implements MemoryStore {
     }
     this.entries.delete(key)
     this.entries.set(key, entry)
+    return entry
+  }
+
+  private read(key: string): Uint8Array | undefined {
+    const entry = this.live(key)
+    if (entry === undefined) return undefined
+    if (entry.value === undefined) throw wrongType(key, 'value')
     // A copy: what callers do to the result never reaches the stored bytes.
     return entry.value.slice()
+  }
+
+  private bundle(key: string): Map<string, Uint8Array> | undefined {
+    const entry = this.live(key)
+    if (entry === undefined) return undefined
+    if (entry.fields === undefined) throw wrongType(key, 'bundle')
+    return entry.fields
   }
 
   private check(key: string, value: Uint8Array, ttl: number | undefined): number {
     checkKey(key)
     checkBytes(value)
     checkTtl(ttl)
-    const size = value.byteLength + key.length * 2 + MEMORY_ENTRY_OVERHEAD
+    return this.fits(value.byteLength + key.length * 2 + MEMORY_ENTRY_OVERHEAD)
+  }
+
+  private fits(size: number): number {
     if (size > this.maxBytes) {
       throw new StowageError(StowageErrorCode.LIMIT_EXCEEDED, `an entry of ${size} bytes does not fit in the memory store's maxBytes (${this.maxBytes})`)
     }
@@ -143,9 +203,16 @@ class LruMemoryStore implements MemoryStore {
   }
 
   private write(key: string, value: Uint8Array, ttl: number | undefined): void {
-    const size = this.check(key, value, ttl)
+    this.check(key, value, ttl)
+    this.put(key, value.slice(), undefined, ttl)
+  }
+
+  private put(key: string, value: Uint8Array | undefined, fields: Map<string, Uint8Array> | undefined, ttl: number | undefined): void {
+    let size = key.length * 2 + MEMORY_ENTRY_OVERHEAD + (value?.byteLength ?? 0)
+    for (const [field, bytes] of fields ?? []) size += field.length * 2 + bytes.byteLength + MEMORY_ENTRY_OVERHEAD / 2
+    this.fits(size)
     this.remove(key)
-    this.entries.set(key, { value: value.slice(), expiresAt: ttl === undefined ? Infinity : Date.now() + ttl, size })
+    this.entries.set(key, { value, fields, expiresAt: ttl === undefined ? Infinity : Date.now() + ttl, size })
     this.bytes += size
     for (const [oldest] of this.entries) {
       if (this.bytes <= this.maxBytes) break

@@ -2,6 +2,7 @@
 export type { Cache } from './cache.js'
 export {
   DEFAULT_NAMESPACE,
+  type Bundle,
   type CacheEvents,
   type CacheKey,
   type CacheOperation,

@@ -42,4 +42,16 @@ export interface Store {
   keys?(prefix: string): AsyncIterable<string>
   /** Releases what the store holds (timers, connections it opened). Later calls reject. */
   close?(): Promise<void>
+  /**
+   * Bundles: fields grouped under one key (a Redis hash), sharing one TTL. A key holds either a
+   * value or a bundle; using one as the other rejects with STORE_ERROR.
+   * The value of `field` in the bundle under `key`, or `undefined`.
+   */
+  getField?(key: string, field: string): Promise<Uint8Array | undefined>
+  /** Every field of the bundle under `key` (an empty Map when there is none). */
+  getFields?(key: string): Promise<Map<string, Uint8Array>>
+  /** Stores `field` in the bundle under `key`; the TTL, or its absence, then applies to the whole bundle. */
+  setField?(key: string, field: string, value: Uint8Array, options?: StoreSetOptions): Promise<void>
+  /** Removes `field` from the bundle under `key`; resolves `true` when it existed. */
+  deleteField?(key: string, field: string): Promise<boolean>
 }

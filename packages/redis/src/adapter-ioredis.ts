@@ -1,5 +1,5 @@
 import type { Cluster, Redis } from 'ioredis'
-import { fromBuffer, toBuffer, type RedisAdapter } from './adapter.js'
+import { fromBuffer, isWrongType, OTHER_TYPE, pairs, toBuffer, type RedisAdapter } from './adapter.js'
 
 type Client = Redis | Cluster
 type Reply = [Error | null, unknown]
@@ -40,13 +40,37 @@ export function ioredisAdapter(client: Client): RedisAdapter {
     async getDelMany(keys) {
       const pipeline = client.pipeline()
       for (const key of keys) pipeline.getdelBuffer(key)
-      return replies((await pipeline.exec()) as Reply[] | null).map((v) => fromBuffer(v as Buffer | null))
+      const results = (await pipeline.exec()) as Reply[] | null
+      if (results === null) throw new Error('the pipeline was discarded')
+      return results.map(([error, value]) => {
+        if (error) {
+          if (isWrongType(error)) return OTHER_TYPE
+          throw error
+        }
+        return fromBuffer(value as Buffer | null)
+      })
     },
     async mget(keys) {
       return (await client.mgetBuffer(...keys)).map(fromBuffer)
     },
     async del(keys) {
       return keys.length === 0 ? 0 : client.del(...keys)
+    },
+    async hget(key, field) {
+      return fromBuffer(await client.hgetBuffer(key, field))
+    },
+    async hgetall(key) {
+      // The flat reply, not hgetallBuffer's object: a field named "__proto__" must stay a field.
+      return pairs((await client.callBuffer('HGETALL', key)) as Buffer[])
+    },
+    async hset(key, field, value, ttl) {
+      const multi = client.multi().hset(key, field, toBuffer(value))
+      if (ttl === undefined) multi.persist(key)
+      else multi.pexpire(key, Math.ceil(ttl))
+      replies((await multi.exec()) as Reply[] | null)
+    },
+    async hdel(key, field) {
+      return client.hdel(key, field)
     },
     async *scan(pattern, count) {
       const nodes: Redis[] = isCluster ? (client as Cluster).nodes('master') : [client as Redis]

@@ -1,10 +1,12 @@
 import type { RedisClientType } from 'redis'
-import { fromBuffer, toBuffer, type RedisAdapter } from './adapter.js'
+import { fromBuffer, isWrongType, OTHER_TYPE, pairs, toBuffer, type RedisAdapter } from './adapter.js'
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyClient = RedisClientType<any, any, any, any, any>
 
 const BLOB_STRING = 36
+// RESP_TYPES.ARRAY ('*'): in RESP3 a hash reply is a map; asked as an array, it stays a flat list.
+const ARRAY = 42
 
 /** Tells a node-redis (v5+) client by its type-mapping API. */
 export function isNodeRedis(client: unknown): client is AnyClient {
@@ -34,15 +36,39 @@ export function nodeRedisAdapter(client: AnyClient): RedisAdapter {
       return ((await multi.execAsPipeline()) as unknown as Array<Buffer | null>).map(fromBuffer)
     },
     async getDelMany(keys) {
-      const multi = typed.multi()
-      for (const key of keys) multi.getDel(key)
-      return ((await multi.execAsPipeline()) as unknown as Array<Buffer | null>).map(fromBuffer)
+      // Commands sent in one tick go out as one pipeline in node-redis.
+      return Promise.all(
+        keys.map((key) =>
+          typed.getDel(key).then(
+            (value) => fromBuffer(value as Buffer | null),
+            (e: unknown): typeof OTHER_TYPE => {
+              if (isWrongType(e)) return OTHER_TYPE
+              throw e
+            },
+          ),
+        ),
+      )
     },
     async mget(keys) {
       return ((await typed.mGet([...keys])) as Array<Buffer | null>).map(fromBuffer)
     },
     async del(keys) {
       return keys.length === 0 ? 0 : Number(await client.del([...keys]))
+    },
+    async hget(key, field) {
+      return fromBuffer((await typed.hGet(key, field)) as Buffer | null)
+    },
+    async hgetall(key) {
+      return pairs((await typed.sendCommand(['HGETALL', key], { typeMapping: { [BLOB_STRING]: Buffer, [ARRAY]: Array } })) as Buffer[])
+    },
+    async hset(key, field, value, ttl) {
+      const multi = typed.multi().hSet(key, field, toBuffer(value))
+      if (ttl === undefined) multi.persist(key)
+      else multi.pExpire(key, Math.ceil(ttl))
+      await multi.exec()
+    },
+    async hdel(key, field) {
+      return Number(await client.hDel(key, field))
     },
     async *scan(pattern, count) {
       for await (const keys of client.scanIterator({ MATCH: pattern, COUNT: count })) yield* keys as string[]

@@ -1,5 +1,5 @@
 import { StowageError, StowageErrorCode, type Store, type StoreEntry, type StoreSetOptions } from '@stowage/core'
-import type { RedisAdapter } from './adapter.js'
+import { OTHER_TYPE, type RedisAdapter } from './adapter.js'
 import { ioredisAdapter, isIoredis } from './adapter-ioredis.js'
 import { isNodeRedis, nodeRedisAdapter } from './adapter-node-redis.js'
 import { checksum, chunkKey, chunkKeys, MANIFEST_MAGIC, newGeneration, readManifest, startsWithMagic, writeManifest, type Manifest } from './chunks.js'
@@ -54,6 +54,11 @@ function checkEntry(key: unknown, value: unknown, ttl: unknown): void {
   checkKey(key)
   if (!(value instanceof Uint8Array)) throw invalid('a store value must be a Uint8Array')
   if (ttl !== undefined && !(typeof ttl === 'number' && ttl > 0 && Number.isFinite(ttl))) throw invalid(`ttl must be a positive number of milliseconds, got ${String(ttl)}`)
+}
+
+function checkField(field: unknown): string {
+  if (typeof field !== 'string') throw invalid('a bundle field must be a string')
+  return field
 }
 
 function globEscape(text: string): string {
@@ -138,10 +143,16 @@ class RedisStoreImpl implements RedisStore {
       bySlot(keys, this.adapter.isCluster).map(async (group) => {
         const batch = group.map((i) => keys[i] as string)
         const old = await this.call('GETDEL', (a) => a.getDelMany(batch))
-        await Promise.all(batch.map((key, j) => {
-          if (old[j] != null) removed++
-          return this.dropChunks(key, old[j] ?? null, undefined)
-        }))
+        const bundles = batch.filter((_, j) => old[j] === OTHER_TYPE)
+        if (bundles.length > 0) await this.call('DEL', (a) => a.del(bundles))
+        await Promise.all(
+          batch.map((key, j) => {
+            const value = old[j]
+            if (value == null) return undefined
+            removed++
+            return value === OTHER_TYPE ? undefined : this.dropChunks(key, value, undefined)
+          }),
+        )
       }),
     )
     return removed
@@ -161,6 +172,26 @@ class RedisStoreImpl implements RedisStore {
 
   async *keys(prefix: string): AsyncIterable<string> {
     yield* this.scan(prefix, false)
+  }
+
+  async getField(key: string, field: string): Promise<Uint8Array | undefined> {
+    checkKey(key)
+    return (await this.call('HGET', (a) => a.hget(key, checkField(field)))) ?? undefined
+  }
+
+  async getFields(key: string): Promise<Map<string, Uint8Array>> {
+    checkKey(key)
+    return this.call('HGETALL', (a) => a.hgetall(key))
+  }
+
+  async setField(key: string, field: string, value: Uint8Array, options?: StoreSetOptions): Promise<void> {
+    checkEntry(key, value, options?.ttl)
+    await this.call('HSET', (a) => a.hset(key, checkField(field), value, options?.ttl))
+  }
+
+  async deleteField(key: string, field: string): Promise<boolean> {
+    checkKey(key)
+    return (await this.call('HDEL', (a) => a.hdel(key, checkField(field)))) === 1
   }
 
   async close(): Promise<void> {

@@ -233,6 +233,44 @@ export function describeStoreContract(options: StoreContractOptions): void {
       })
     })
 
+    describe('bundles', () => {
+      const hasBundles = (s: Store) => Boolean(s.getField && s.getFields && s.setField && s.deleteField)
+      it('store, read, list and delete fields of one key', async (ctx) => {
+        if (!hasBundles(store)) return ctx.skip()
+        const fields = ['a', '__proto__', 'ключ', 'x:y']
+        for (const [i, field] of fields.entries()) await store.setField!(k('b'), field, bytes(i, 255))
+        for (const [i, field] of fields.entries()) expectBytes(await store.getField!(k('b'), field), bytes(i, 255))
+        const all = await store.getFields!(k('b'))
+        expect([...all.keys()].sort()).toStrictEqual([...fields].sort())
+        expectBytes(all.get('__proto__'), bytes(1, 255))
+        expect(await store.getField!(k('b'), 'missing')).toBeUndefined()
+        expect(await store.deleteField!(k('b'), 'a')).toBe(true)
+        expect(await store.deleteField!(k('b'), 'a')).toBe(false)
+        expect((await store.getFields!(k('b'))).size).toBe(3)
+        expect((await store.getFields!(k('none'))).size).toBe(0)
+      })
+      it('apply one TTL to the whole bundle, reset by each write', async (ctx) => {
+        if (!hasBundles(store)) return ctx.skip()
+        await store.setField!(k('t'), 'a', bytes(1), { ttl: ttl * 10 })
+        await store.setField!(k('t'), 'b', bytes(2), { ttl })
+        await store.setField!(k('keep'), 'a', bytes(1), { ttl })
+        await store.setField!(k('keep'), 'b', bytes(2))
+        await sleep(ttl * 2.5)
+        expect((await store.getFields!(k('t'))).size).toBe(0)
+        expect((await store.getFields!(k('keep'))).size).toBe(2)
+      })
+      it('keep values and bundles apart, and clear both', async (ctx) => {
+        if (!hasBundles(store) || !store.clear) return ctx.skip()
+        await store.setField!(k('p:b'), 'f', bytes(1))
+        await store.set(k('p:v'), bytes(2))
+        expect(isStowageError(await rejection(store.get(k('p:b'))), 'STORE_ERROR')).toBe(true)
+        expect(isStowageError(await rejection(store.getField!(k('p:v'), 'f')), 'STORE_ERROR')).toBe(true)
+        await store.clear(k('p:'))
+        expect((await store.getFields!(k('p:b'))).size).toBe(0)
+        expect(await store.get(k('p:v'))).toBeUndefined()
+      })
+    })
+
     describe('close', () => {
       it('rejects with a StowageError after close, and closing twice is fine', async (ctx) => {
         if (!store.close) return ctx.skip()
