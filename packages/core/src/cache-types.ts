@@ -1,4 +1,5 @@
 import type { Codec } from './codec.js'
+import type { InvalidationChannel } from './invalidation.js'
 import type { CodecOptions } from './options.js'
 import type { Store } from './store.js'
 import type { StowageError } from './stowage-error.js'
@@ -46,9 +47,25 @@ export interface CacheOptions {
   readonly readErrors?: ReadErrorPolicy
   /** `'throw'`: a store failure on write rejects (fail-closed); `'ignore'`: it is an `error` event only. Defaults to `'throw'`. */
   readonly writeErrors?: WriteErrorPolicy
+  /**
+   * A local tier in front of `store`, usually `createMemoryStore({ maxBytes })`: reads try it
+   * first, reads from `store` and writes fill it. Bundles bypass it. Defaults to none.
+   */
+  readonly local?: Store
+  /** Longest life of a local copy, in ms (an entry's own TTL, if shorter, wins). Defaults to 10 000 ({@link DEFAULT_LOCAL_TTL}). */
+  readonly localTtl?: number
+  /**
+   * A channel shared with the other processes or tabs using the same store: each write, delete
+   * and clear is announced there, and their announcements drop this cache's local copies.
+   * The channel stays yours (`close()` only unsubscribes). Defaults to none.
+   */
+  readonly invalidation?: InvalidationChannel
   /** Also count the JSON size of every value set (`stats().bytesJson`); costs a `JSON.stringify` per set. Defaults to `false`. */
   readonly measureJson?: boolean
 }
+
+/** Default of {@link CacheOptions.localTtl}. */
+export const DEFAULT_LOCAL_TTL = 10_000
 
 /** Default of {@link CacheOptions.namespace}. */
 export const DEFAULT_NAMESPACE = 'stowage'

@@ -1,5 +1,6 @@
 import { CacheObserver } from './cache-observer.js'
 import {
+  DEFAULT_LOCAL_TTL,
   DEFAULT_NAMESPACE,
   type Bundle,
   type CacheEvents,
@@ -16,6 +17,7 @@ import {
 import type { Codec } from './codec.js'
 import { inspect } from './envelope.js'
 import { StowageErrorCode } from './error-codes.js'
+import { decodeInvalidation, encodeInvalidation, type InvalidationChannel, type InvalidationMessage } from './invalidation.js'
 import { createMemoryStore } from './memory-store.js'
 import type { CodecOptions } from './options.js'
 import type { Store } from './store.js'
@@ -90,6 +92,13 @@ interface Shared {
   readonly readErrors: 'miss' | 'throw'
   readonly writeErrors: 'throw' | 'ignore'
   readonly measureJson: boolean
+  readonly local: Store | undefined
+  readonly localTtl: number
+  readonly channel: InvalidationChannel | undefined
+  /** Names this cache (and its namespaces) in invalidation messages. */
+  readonly origin: string
+  readonly messages: Codec
+  unsubscribe: (() => void) | undefined
 }
 
 const NAMESPACE = /^[A-Za-z0-9_.-]+$/
@@ -152,13 +161,14 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
       this.observer.counters.deletes++
       this.observer.emit('delete', { namespace: this.namespace, key })
     }
+    this.changed('delete', [{ full: this.prefix + key }])
     return existed
   }
 
   async getMany(keys: readonly string[]): Promise<never[]> {
     keys.forEach(checkKey)
-    const { store } = this.shared
-    if (!store.getMany) return Promise.all(keys.map((key) => this.get(key)))
+    const { store, local } = this.shared
+    if (!store.getMany || local) return Promise.all(keys.map((key) => this.get(key)))
     let found: Array<Uint8Array | undefined>
     try {
       found = await store.getMany(keys.map((key) => this.prefix + key))
@@ -186,6 +196,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
       return
     }
     entries.forEach((e, i) => this.wrote(e.key, e.value, encoded[i] as Uint8Array))
+    this.changed('set', entries.map((e, i) => ({ full: this.prefix + e.key, bytes: encoded[i], ttl: e.ttl ?? this.shared.ttl })))
   }
 
   async deleteMany(keys: readonly string[]): Promise<number> {
@@ -199,6 +210,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
       this.writeFailed('delete', undefined, e, false)
     }
     this.observer.counters.deletes += removed
+    this.changed('delete', keys.map((key) => ({ full: this.prefix + key })))
     return removed
   }
 
@@ -215,7 +227,9 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
       }
     } catch (e) {
       this.writeFailed('clear', undefined, e, false)
+      return
     }
+    this.changed('clear', [{ full: this.prefix }])
   }
 
   async getOrSet(key: string, loader: () => unknown, options?: GetOrSetOptions): Promise<never> {
@@ -314,6 +328,8 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
   }
 
   async close(): Promise<void> {
+    this.shared.unsubscribe?.()
+    this.shared.unsubscribe = undefined
     if (this.shared.ownsStore) await this.shared.store.close?.()
   }
 
@@ -336,13 +352,37 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
   }
 
   private async read(key: string, operation: CacheOperation, count: boolean): Promise<Entry | undefined> {
+    const full = this.prefix + key
+    const { local } = this.shared
+    if (local) {
+      // The local tier is an optimisation: its failures only send the read on to the store.
+      const near = await local.get(full).catch(() => undefined)
+      if (near !== undefined) return this.open(key, near, operation, count, () => local.delete(full))
+    }
     let bytes: Uint8Array | undefined
     try {
-      bytes = await this.shared.store.get(this.prefix + key)
+      bytes = await this.shared.store.get(full)
     } catch (e) {
       return this.readFailed(key, e, operation, count)
     }
+    if (bytes !== undefined && local) local.set(full, bytes, { ttl: this.shared.localTtl }).catch(() => {})
     return this.open(key, bytes, operation, count)
+  }
+
+  // After the store took a change: mirror it in the local tier and tell the other processes.
+  private changed(op: InvalidationMessage['op'], entries: ReadonlyArray<{ full: string; bytes?: Uint8Array; ttl?: number }>): void {
+    const { local, channel, localTtl } = this.shared
+    if (local) {
+      for (const { full, bytes, ttl } of entries) {
+        const work =
+          op === 'clear' ? local.clear?.(full) : op === 'delete' || bytes === undefined ? local.delete(full) : local.set(full, bytes, { ttl: Math.min(ttl ?? Infinity, localTtl) })
+        work?.catch(() => {})
+      }
+    }
+    if (channel) {
+      const message = encodeInvalidation(this.shared.messages, { origin: this.shared.origin, op, keys: entries.map((e) => e.full) })
+      channel.publish(message).catch((e: unknown) => this.failed(op === 'clear' ? 'clear' : op, entries[0]?.full, e))
+    }
   }
 
   private readFailed(key: string, e: unknown, operation: CacheOperation = 'get', count = true): undefined {
@@ -418,6 +458,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
       return
     }
     this.wrote(key, value, bytes)
+    this.changed('set', [{ full: this.prefix + key, bytes, ttl: ttl === undefined ? undefined : ttl + (staleFor ?? 0) }])
   }
 
   private wrote(key: string, value: unknown, bytes: Uint8Array): void {
@@ -468,6 +509,8 @@ export function createCacheWith<S extends CacheSchema>(createCodec: (options?: C
   if ((readErrors !== 'miss' && readErrors !== 'throw') || (writeErrors !== 'throw' && writeErrors !== 'ignore')) {
     throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, "readErrors is 'miss' or 'throw'; writeErrors is 'throw' or 'ignore'")
   }
+  const localTtl = options.localTtl ?? DEFAULT_LOCAL_TTL
+  checkTtl(localTtl, 'localTtl')
   const codec = options.codec
   const shared: Shared = {
     store: options.store ?? createMemoryStore(),
@@ -479,6 +522,20 @@ export function createCacheWith<S extends CacheSchema>(createCodec: (options?: C
     readErrors,
     writeErrors,
     measureJson: options.measureJson === true,
+    local: options.local,
+    localTtl,
+    channel: options.invalidation,
+    origin: Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join(''),
+    messages: createCodec({ compress: 'never' }),
+    unsubscribe: undefined,
+  }
+  const { local, channel } = shared
+  if (channel) {
+    shared.unsubscribe = channel.subscribe((bytes) => {
+      const message = decodeInvalidation(shared.messages, bytes)
+      if (message === undefined || message.origin === shared.origin || local === undefined) return
+      for (const key of message.keys) (message.op === 'clear' ? local.clear?.(key) : local.delete(key))?.catch(() => {})
+    })
   }
   return new StowageCache<S>(shared, namespace)
 }

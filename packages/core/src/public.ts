@@ -1,6 +1,7 @@
 // Everything both entries (portable and Node) export besides the functions bound to a backend.
 export type { Cache } from './cache.js'
 export {
+  DEFAULT_LOCAL_TTL,
   DEFAULT_NAMESPACE,
   type Bundle,
   type CacheEvents,
@@ -43,3 +44,10 @@ export {
   type MemoryStoreOptions,
 } from './memory-store.js'
 export type { Store, StoreEntry, StoreSetOptions } from './store.js'
+export {
+  createBroadcastInvalidation,
+  decodeInvalidation,
+  encodeInvalidation,
+  type InvalidationChannel,
+  type InvalidationMessage,
+} from './invalidation.js'

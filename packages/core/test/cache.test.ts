@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  createBroadcastInvalidation,
   createCache,
   createCodec,
   createMemoryStore,
@@ -399,5 +400,71 @@ describe('Cache: bundles', () => {
     await sleep(0)
     expect(await store.getField('n:b', 'bad')).toBeUndefined()
     expect(() => createCache({ store: breakableStore().store }).bundle('b')).toThrow(expect.objectContaining({ code: StowageErrorCode.INVALID_ARGUMENT }) as Error)
+  })
+})
+
+describe('Cache: local tier and invalidation', () => {
+  async function until(check: () => Promise<boolean>, ms = 2_000): Promise<void> {
+    const deadline = Date.now() + ms
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error('timed out')
+      await sleep(10)
+    }
+  }
+
+  it('serves repeated reads from the local tier without touching the store', async () => {
+    const remote = createMemoryStore()
+    let remoteGets = 0
+    const counting: Store = { ...remote, name: 'counting', get: (k) => (remoteGets++, remote.get(k)), set: (k, v, o) => remote.set(k, v, o), delete: (k) => remote.delete(k) }
+    const cache = createCache({ store: counting, local: createMemoryStore(), namespace: 'l' })
+    await cache.set('k', { big: 'value' })
+    for (let i = 0; i < 5; i++) expect(await cache.get('k')).toStrictEqual({ big: 'value' })
+    expect(remoteGets).toBe(0)
+  })
+
+  it('without a channel another process keeps serving its stale local copy (the problem)', async () => {
+    const remote = createMemoryStore()
+    const a = createCache({ store: remote, local: createMemoryStore(), namespace: 'x' })
+    const b = createCache({ store: remote, local: createMemoryStore(), namespace: 'x' })
+    await a.set('k', 1)
+    expect(await b.get('k')).toBe(1)
+    await a.set('k', 2)
+    await sleep(50)
+    expect(await b.get('k')).toBe(1)
+  })
+
+  it('with a channel, a set, delete or clear in one cache drops the others’ local copies', async () => {
+    const remote = createMemoryStore()
+    const name = `t-${Math.random()}`
+    const channels = [createBroadcastInvalidation(name), createBroadcastInvalidation(name)]
+    const [a, b] = channels.map((invalidation) => createCache({ store: remote, local: createMemoryStore(), namespace: 'x', invalidation }))
+    await a!.set('k', 1)
+    await a!.set('other', 'o')
+    expect(await b!.get('k')).toBe(1)
+    expect(await b!.get('other')).toBe('o')
+    await a!.set('k', 2)
+    await until(async () => (await b!.get('k')) === 2)
+    await a!.delete('k')
+    await until(async () => (await b!.get('k')) === undefined)
+    await remote.set('x:other', (await remote.get('x:other'))!) // still in b's local tier
+    await a!.clear()
+    await until(async () => (await b!.get('other')) === undefined)
+    await a!.close()
+    await b!.close()
+    await Promise.all(channels.map((c) => c.close!()))
+  })
+
+  it('publishes versioned messages anyone can read (FORMAT.md)', async () => {
+    const sent: Uint8Array[] = []
+    const cache = createCache({ namespace: 'm', invalidation: { publish: async (m) => void sent.push(m), subscribe: () => () => {} } })
+    await cache.set('a', 1)
+    await cache.deleteMany(['a', 'b'])
+    await cache.clear()
+    const decoded = sent.map((m) => createCodec().decode(m))
+    expect(decoded.map((m) => ({ ...(m as object), origin: typeof (m as { origin: unknown }).origin }))).toStrictEqual([
+      { v: 1, origin: 'string', op: 'set', keys: ['m:a'] },
+      { v: 1, origin: 'string', op: 'delete', keys: ['m:a', 'm:b'] },
+      { v: 1, origin: 'string', op: 'clear', keys: ['m:'] },
+    ])
   })
 })

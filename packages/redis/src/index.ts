@@ -1,1 +1,7 @@
 export { createRedisStore, DEFAULT_CHUNK_SIZE, DEFAULT_COMMAND_TIMEOUT, MANIFEST_MAGIC, type RedisStore, type RedisStoreOptions } from './redis-store.js'
+export {
+  createRedisInvalidation,
+  DEFAULT_INVALIDATION_CHANNEL,
+  type RedisInvalidation,
+  type RedisInvalidationOptions,
+} from './redis-invalidation.js'

@@ -1,0 +1,77 @@
+import type { Codec } from './codec.js'
+
+/**
+ * A channel shared by caches in several processes or tabs (Redis pub/sub, BroadcastChannel):
+ * when one of them writes or deletes, the others drop their local copies. It carries
+ * {@link InvalidationMessage}s as bytes (an envelope; see FORMAT.md).
+ */
+export interface InvalidationChannel {
+  /** Sends a message to every other subscriber. */
+  publish(message: Uint8Array): Promise<void>
+  /** Calls `listener` with each message from others; returns a function that stops it. */
+  subscribe(listener: (message: Uint8Array) => void): () => void
+  /** Releases the channel's resources (a subscriber connection). */
+  close?(): Promise<void>
+}
+
+/** What changed: full store keys (namespace included), or for `clear` the cleared prefixes. */
+export interface InvalidationMessage {
+  /** The publishing cache, so it can ignore its own messages. */
+  readonly origin: string
+  readonly op: 'set' | 'delete' | 'clear'
+  readonly keys: readonly string[]
+}
+
+const VERSION = 1
+
+/** Encodes a message as an envelope of `{ v: 1, origin, op, keys }`. */
+export function encodeInvalidation(codec: Codec, message: InvalidationMessage): Uint8Array {
+  return codec.encode({ v: VERSION, origin: message.origin, op: message.op, keys: message.keys })
+}
+
+/** Decodes a message; `undefined` for anything that is not a version-1 message. */
+export function decodeInvalidation(codec: Codec, bytes: Uint8Array): InvalidationMessage | undefined {
+  let value: unknown
+  try {
+    value = codec.decode(bytes)
+  } catch {
+    return undefined
+  }
+  const m = value as { v?: unknown; origin?: unknown; op?: unknown; keys?: unknown }
+  if (
+    typeof m !== 'object' || m === null || m.v !== VERSION || typeof m.origin !== 'string' ||
+    (m.op !== 'set' && m.op !== 'delete' && m.op !== 'clear') || !Array.isArray(m.keys) || !m.keys.every((k) => typeof k === 'string')
+  ) {
+    return undefined
+  }
+  return { origin: m.origin, op: m.op, keys: m.keys as string[] }
+}
+
+/**
+ * An {@link InvalidationChannel} over a `BroadcastChannel`: between tabs and workers of one
+ * origin in a browser, or between threads of one Node process.
+ * @param name - the channel name; caches that should hear each other use the same one. Defaults to `'stowage'`.
+ * @returns the channel; `close()` closes the BroadcastChannel.
+ */
+export function createBroadcastInvalidation(name = 'stowage'): InvalidationChannel {
+  const channel = new BroadcastChannel(name)
+  const listeners = new Set<(message: Uint8Array) => void>()
+  channel.onmessage = (event: MessageEvent) => {
+    if (event.data instanceof Uint8Array) for (const listener of listeners) listener(event.data)
+  }
+  return {
+    async publish(message) {
+      channel.postMessage(message)
+    },
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => {
+        listeners.delete(listener)
+      }
+    },
+    async close() {
+      listeners.clear()
+      channel.close()
+    },
+  }
+}

@@ -1,0 +1,85 @@
+import { StowageError, StowageErrorCode, type InvalidationChannel } from '@stowage/core'
+import type { Cluster, Redis } from 'ioredis'
+import type { RedisClientType } from 'redis'
+import { toBuffer } from './adapter.js'
+import { isIoredis } from './adapter-ioredis.js'
+import { isNodeRedis } from './adapter-node-redis.js'
+
+/** Options of {@link createRedisInvalidation}. */
+export interface RedisInvalidationOptions {
+  /** The client to publish with (ioredis Redis or Cluster, node-redis); a duplicate of it subscribes. It stays yours. */
+  readonly client: unknown
+  /** The pub/sub channel. Defaults to `'stowage:invalidate'` ({@link DEFAULT_INVALIDATION_CHANNEL}). */
+  readonly channel?: string
+}
+
+/** Default of {@link RedisInvalidationOptions.channel}. */
+export const DEFAULT_INVALIDATION_CHANNEL = 'stowage:invalidate'
+
+/** An {@link InvalidationChannel} over Redis pub/sub, with a `close()` that ends its subscriber connection. */
+export type RedisInvalidation = InvalidationChannel & { close(): Promise<void> }
+
+/**
+ * Creates an invalidation channel over Redis pub/sub, resolved once its subscription is live:
+ * give it to `createCache({ invalidation })` in every process, and a write or delete in one drops
+ * the others' local copies. Messages are Stowage envelopes, the same bytes a browser sends over
+ * BroadcastChannel (FORMAT.md, "Invalidation messages").
+ *
+ * @throws {StowageError} INVALID_ARGUMENT for an unknown client; STORE_ERROR when subscribing fails.
+ */
+export async function createRedisInvalidation(options: RedisInvalidationOptions): Promise<RedisInvalidation> {
+  const channel = options.channel ?? DEFAULT_INVALIDATION_CHANNEL
+  const listeners = new Set<(message: Uint8Array) => void>()
+  const deliver = (message: Buffer) => {
+    const bytes = new Uint8Array(message.buffer, message.byteOffset, message.byteLength)
+    for (const listener of listeners) listener(bytes)
+  }
+  const { client } = options
+  let publish: (message: Uint8Array) => Promise<unknown>
+  let stop: () => Promise<unknown>
+  try {
+    if (isIoredis(client)) {
+      // A Cluster's duplicate is a Cluster; both subscribe and hear PUBLISH from any node.
+      const subscriber = (client as { duplicate(): Redis | Cluster }).duplicate() as Redis
+      subscriber.on('error', () => {}) // reconnects on its own; a lost message only delays invalidation
+      subscriber.on('messageBuffer', (from: Buffer, message: Buffer) => {
+        if (from.toString() === channel) deliver(message)
+      })
+      await subscriber.subscribe(channel)
+      publish = (message) => (client as Redis).publish(channel, toBuffer(message))
+      stop = () => subscriber.quit()
+    } else if (isNodeRedis(client)) {
+      const nodeClient = client as RedisClientType
+      const subscriber = nodeClient.duplicate()
+      subscriber.on('error', () => {})
+      await subscriber.connect()
+      await subscriber.subscribe(channel, (message: Buffer) => deliver(message), true)
+      publish = (message) => nodeClient.publish(channel, toBuffer(message))
+      stop = () => subscriber.close()
+    } else {
+      throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'client must be an ioredis Redis or Cluster, or a node-redis client')
+    }
+  } catch (e) {
+    if (StowageError.isInstance(e)) throw e
+    throw new StowageError(StowageErrorCode.STORE_ERROR, `subscribing to ${channel} failed`, { cause: e })
+  }
+  return {
+    async publish(message) {
+      try {
+        await publish(message)
+      } catch (e) {
+        throw new StowageError(StowageErrorCode.STORE_ERROR, `publishing on ${channel} failed`, { cause: e })
+      }
+    },
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => {
+        listeners.delete(listener)
+      }
+    },
+    async close() {
+      listeners.clear()
+      await stop().catch(() => {})
+    },
+  }
+}

@@ -1,0 +1,61 @@
+import { createCache, createMemoryStore } from '@stowage/core'
+import { Redis } from 'ioredis'
+import { createClient } from 'redis'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { createRedisInvalidation, createRedisStore } from '../src/index.js'
+
+// Two "processes": each with its own connection, local memory tier and subscription.
+const url = inject('redisUrl')
+let clients: Redis[]
+beforeAll(() => {
+  clients = [new Redis(url), new Redis(url)]
+})
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.quit()))
+})
+
+async function until(check: () => Promise<boolean>, ms = 3_000): Promise<void> {
+  const deadline = Date.now() + ms
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for invalidation')
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
+
+describe('invalidation over Redis pub/sub', () => {
+  it('a set, delete or clear in one process drops the local copies of another', async () => {
+    const channel = `stowage-test:${Math.random()}`
+    const namespace = `inv-${Math.random().toString(36).slice(2)}`
+    const channels = await Promise.all(clients.map((client) => createRedisInvalidation({ client, channel })))
+    const [a, b] = clients.map((client, i) =>
+      createCache({ store: createRedisStore({ client }), local: createMemoryStore(), localTtl: 60_000, invalidation: channels[i], namespace }),
+    )
+    await a!.set('k', 'v1')
+    await a!.set('other', 'o')
+    expect(await b!.get('k')).toBe('v1') // now in b's local tier
+    expect(await b!.get('other')).toBe('o')
+    await a!.set('k', 'v2')
+    await until(async () => (await b!.get('k')) === 'v2')
+    await a!.delete('k')
+    await until(async () => (await b!.get('k')) === undefined)
+    await a!.clear()
+    await until(async () => (await b!.get('other')) === undefined)
+    await Promise.all(channels.map((c) => c.close()))
+  })
+
+  it('works with node-redis clients too, and speaks the same bytes', async () => {
+    const channel = `stowage-test:${Math.random()}`
+    const nodeClient = createClient({ url })
+    await nodeClient.connect()
+    const fromNode = await createRedisInvalidation({ client: nodeClient, channel })
+    const fromIoredis = await createRedisInvalidation({ client: clients[0], channel })
+    const heard: Uint8Array[] = []
+    fromIoredis.subscribe((m) => heard.push(m))
+    await fromNode.publish(new Uint8Array([0xc1, 1, 2, 3]))
+    await until(async () => heard.length === 1)
+    expect([...heard[0]!]).toStrictEqual([0xc1, 1, 2, 3])
+    await fromNode.close()
+    await fromIoredis.close()
+    await nodeClient.close()
+  })
+})
