@@ -111,6 +111,7 @@ function runRedis(): RedisPass {
 }
 
 const redis = redisTables(runRedis())
+const bundles = runScript('bundle-bench.ts')
 const clean = runPass(false)
 const loaded = runPass(true)
 const policy = runScript('policy-sweep.ts')
@@ -154,6 +155,10 @@ allocation class while JSON's 29 kB lands in 28 KiB. Deflate level 4 would bring
 523 vs 115 µs on W1-100000), which costs the W2 ops/s target; the default stays level 1.
 
 ${redis.tables}
+
+### Bundles: one Redis hash per object (issue 4)
+
+${bundles}
 
 ### The seed article's tables, with Stowage added
 
