@@ -7,4 +7,6 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: 'es2022',
+  // import.meta.url (used to load ioredis on demand) in the CJS build too.
+  shims: true,
 })

@@ -50,6 +50,7 @@ const keyv = createKeyv(url)
 // Every method writes the very same Redis key (`b:<key>`), so MEMORY USAGE compares values alone.
 const namespace = 'b'
 const cache = createCache({ store: createRedisStore({ client }), namespace })
+const uncompressed = createCache({ store: createRedisStore({ client }), namespace, codec: { compress: 'never' } })
 const asBuffer = (u8: Uint8Array) => Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength)
 
 const methods: Method[] = [
@@ -69,6 +70,8 @@ const methods: Method[] = [
   // Keyv stores under the key it is given, as JSON {"value": …} (its default serializer).
   { name: 'Keyv + @keyv/redis', set: (k, v) => keyv.set(`b:${k}`, v), get: (k) => keyv.get(`b:${k}`), redisKey: (k) => `b:${k}` },
   { name: 'Stowage (@stowage/redis)', set: (k, v) => cache.set(k, v), get: (k) => cache.get(k), redisKey: (k) => `${namespace}:${k}` },
+  // The trade-off, shown: no deflate is faster on text-heavy values and bigger in Redis.
+  { name: "Stowage, compress: 'never'", set: (k, v) => uncompressed.set(k, v), get: (k) => uncompressed.get(k), redisKey: (k) => `${namespace}:${k}` },
 ]
 
 const sizes = (process.argv.find((a) => a.startsWith('--w1='))?.slice(5) ?? '1,10,100,1000,10000,100000,1000000').split(',').map(Number)

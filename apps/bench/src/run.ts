@@ -24,7 +24,7 @@ function runScript(file: string): string {
   return child.stdout
 }
 
-const fmt = (n: number, digits = 3) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(digits))
+const fmt = (n: number, digits = 3) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n >= 1 || digits > 0 ? n.toFixed(digits) : n.toPrecision(2))
 const mbps = (jsonBytes: number, ms: number) => fmt(jsonBytes / ms / 1000, 1)
 
 function table(pass: CodecPass): string {
@@ -110,7 +110,8 @@ function runRedis(): RedisPass {
   return JSON.parse(child.stdout.trim().split('\n').pop() as string) as RedisPass
 }
 
-const redis = redisTables(runRedis())
+const redisPass = runRedis()
+const redis = redisTables(redisPass)
 const bundles = runScript('bundle-bench.ts')
 const clean = runPass(false)
 const loaded = runPass(true)
@@ -190,5 +191,7 @@ ${table(loaded)}
 ${table(clean)}
 `
 writeFileSync(join(here, '..', 'RESULTS.md'), results)
+// The raw figures behind RESULTS.md, for anyone who wants other ratios.
+writeFileSync(join(here, '..', 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, codec: { clean, loaded }, redis: redisPass }, null, 1)}\n`)
 console.log(targets(loaded))
 console.log('\nwrote apps/bench/RESULTS.md')
