@@ -1,5 +1,3 @@
-import { createCacheWith, type Cache } from './cache.js'
-import type { CacheOptions, CacheSchema } from './cache-types.js'
 import { createCodecWith, type Codec } from './codec.js'
 import type { CompressionBackend } from './compression.js'
 import type { CodecOptions } from './options.js'
@@ -11,7 +9,6 @@ export interface CodecApi {
   decode<T = unknown>(bytes: Uint8Array, options?: CodecOptions): T
   encodeAsync(value: unknown, options?: CodecOptions): Promise<Uint8Array>
   decodeAsync<T = unknown>(bytes: Uint8Array, options?: CodecOptions): Promise<T>
-  createCache<S extends CacheSchema = CacheSchema>(options?: CacheOptions): Cache<S>
 }
 
 /** Binds the codec functions to `backend`. The default codec is made on first use. */
@@ -31,6 +28,5 @@ export function bindApi(backend: CompressionBackend): CodecApi {
     decode: (bytes, options) => codecFor(options).decode(bytes),
     encodeAsync: async (value, options) => codecFor(options).encodeAsync(value),
     decodeAsync: async (bytes, options) => codecFor(options).decodeAsync(bytes),
-    createCache: (options) => createCacheWith((codecOptions) => createCodecWith(backend, codecOptions), options),
   }
 }

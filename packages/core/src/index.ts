@@ -1,5 +1,5 @@
 import { bindApi } from './api.js'
-import type { Cache } from './cache.js'
+import { createCacheWith, type Cache } from './cache.js'
 import type { CacheOptions, CacheSchema } from './cache-types.js'
 import type { Codec } from './codec.js'
 import { portableBackend } from './compression-portable.js'
@@ -59,4 +59,4 @@ export const decodeAsync: <T = unknown>(bytes: Uint8Array, options?: CodecOption
  * const cache = createCache({ store: createMemoryStore(), namespace: 'app', ttl: 60_000 })
  * const posts = await cache.getOrSet('posts:home', loadPosts, { ttl: 30_000 })
  */
-export const createCache: <S extends CacheSchema = CacheSchema>(options?: CacheOptions) => Cache<S> = api.createCache
+export const createCache: <S extends CacheSchema = CacheSchema>(options?: CacheOptions) => Cache<S> = (options) => createCacheWith(api.createCodec, options)

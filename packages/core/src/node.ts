@@ -1,7 +1,7 @@
 // The Node build (export condition "node"): the same API as index.ts, deflating with native zlib.
 // Its bytes and the portable build's are interchangeable.
 import { bindApi } from './api.js'
-import type { Cache } from './cache.js'
+import { createCacheWith, type Cache } from './cache.js'
 import type { CacheOptions, CacheSchema } from './cache-types.js'
 import type { Codec } from './codec.js'
 import { nodeBackend } from './compression-node.js'
@@ -22,4 +22,4 @@ export const encodeAsync: (value: unknown, options?: CodecOptions) => Promise<Ui
 /** See the portable {@link decodeAsync}; inflates in zlib's thread pool. @throws {StowageError} as decode, as a rejection. */
 export const decodeAsync: <T = unknown>(bytes: Uint8Array, options?: CodecOptions) => Promise<T> = api.decodeAsync
 /** See the portable {@link createCache}; its codec deflates with native zlib. @throws {StowageError} INVALID_ARGUMENT. */
-export const createCache: <S extends CacheSchema = CacheSchema>(options?: CacheOptions) => Cache<S> = api.createCache
+export const createCache: <S extends CacheSchema = CacheSchema>(options?: CacheOptions) => Cache<S> = (options) => createCacheWith(api.createCodec, options)
