@@ -1,0 +1,1 @@
+export { createIdbStore, DEFAULT_IDB_SWEEP_INTERVAL, DEFAULT_OPEN_TIMEOUT, type IdbStore, type IdbStoreEvents, type IdbStoreOptions } from './idb-store.js'

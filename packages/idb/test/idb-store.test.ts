@@ -1,0 +1,144 @@
+import { createCache, StowageErrorCode } from '@stowage/core'
+import { describeStoreContract } from '@stowage/store-contract'
+import { openDB } from 'idb'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createIdbStore, type IdbStoreEvents } from '../src/index.js'
+
+const dbName = () => `stowage-test-${Math.random().toString(36).slice(2)}`
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+describeStoreContract({ name: 'indexeddb', createStore: () => createIdbStore({ dbName: dbName() }) })
+
+describe('indexeddb store', () => {
+  const restores: Array<() => void> = []
+  afterEach(() => {
+    while (restores.length) restores.pop()!()
+  })
+
+  it('keeps each value as an exact-length ArrayBuffer, with expiry and access time', async () => {
+    const name = dbName()
+    const store = createIdbStore({ dbName: name })
+    const backing = new Uint8Array(1024).fill(7)
+    await store.set('k', backing.subarray(10, 20), { ttl: 60_000 })
+    await store.close()
+    const db = await openDB(name)
+    const row = await db.get('entries', 'k')
+    db.close()
+    expect(row.value).toBeInstanceOf(ArrayBuffer)
+    expect(row.value.byteLength).toBe(10)
+    expect(row.expiresAt).toBeGreaterThan(Date.now())
+    expect(row.accessedAt).toBeLessThanOrEqual(Date.now())
+  })
+
+  it('sweeps expired entries when it opens', async () => {
+    const name = dbName()
+    const first = createIdbStore({ dbName: name })
+    await first.set('short', new Uint8Array([1]), { ttl: 20 })
+    await first.set('long', new Uint8Array([2]))
+    await first.close()
+    await sleep(50)
+    const second = createIdbStore({ dbName: name })
+    expect(await second.byteSize()).toBe(1 + 4 * 2) // only "long" is left accounted
+    const db = await openDB(name)
+    expect(await db.getAllKeys('entries')).toStrictEqual(['long'])
+    db.close()
+    await second.close()
+  })
+
+  it('evicts the least recently used entries to stay within maxBytes', async () => {
+    const store = createIdbStore({ dbName: dbName(), maxBytes: 3 * (100 + 2) })
+    const evicted: string[] = []
+    store.on('evict', (e) => evicted.push(...e.keys))
+    for (const key of ['a', 'b', 'c']) {
+      await store.set(key, new Uint8Array(100))
+      await sleep(5)
+    }
+    await store.get('a')
+    await (store as unknown as { flushTouches(): Promise<void> }).flushTouches()
+    await store.set('d', new Uint8Array(100))
+    expect(evicted).toStrictEqual(['b'])
+    expect(await store.get('b')).toBeUndefined()
+    for (const key of ['a', 'c', 'd']) expect(await store.get(key)).toBeDefined()
+    expect(await store.byteSize()).toBe(3 * 102)
+    await expect(store.set('huge', new Uint8Array(1000))).rejects.toMatchObject({ code: StowageErrorCode.LIMIT_EXCEEDED })
+    await store.close()
+  })
+
+  it('on QuotaExceededError evicts least recently used entries and retries once', async () => {
+    const store = createIdbStore({ dbName: dbName() })
+    for (const key of ['old1', 'old2', 'old3']) {
+      await store.set(key, new Uint8Array(50))
+      await sleep(5) // distinct access times, so the LRU order is the write order
+    }
+    const evicted: Array<IdbStoreEvents['evict']> = []
+    store.on('evict', (e) => evicted.push(e))
+    // The browser's answer when the origin's quota is full, injected for one put.
+    const put = IDBObjectStore.prototype.put
+    let failures = 1
+    IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+      if (this.name === 'entries' && failures-- > 0) throw new DOMException('quota', 'QuotaExceededError')
+      return put.apply(this, args)
+    }
+    restores.push(() => (IDBObjectStore.prototype.put = put))
+    await store.set('new', new Uint8Array(50))
+    expect(evicted).toHaveLength(1)
+    expect(evicted[0]).toStrictEqual({ keys: ['old1'], reason: 'quota' })
+    expect(await store.get('new')).toBeDefined()
+    failures = 2 // fails again after eviction: a typed error, and nothing already stored is lost
+    await expect(store.set('newer', new Uint8Array(50))).rejects.toMatchObject({ code: StowageErrorCode.LIMIT_EXCEEDED })
+    expect(await store.get('new')).toBeDefined()
+    await store.close()
+  })
+
+  it('falls back to memory where IndexedDB is missing (server-side rendering), and says so', async () => {
+    const saved = Object.getOwnPropertyDescriptor(globalThis, 'indexedDB')
+    Object.defineProperty(globalThis, 'indexedDB', { value: undefined, configurable: true, writable: true })
+    restores.push(() => Object.defineProperty(globalThis, 'indexedDB', saved!))
+    const store = createIdbStore({ dbName: dbName() })
+    const fallbacks: string[] = []
+    store.on('fallback', (e) => fallbacks.push(e.reason))
+    await store.set('k', new Uint8Array([1]))
+    expect([...((await store.get('k')) as Uint8Array)]).toStrictEqual([1])
+    expect(store.backend).toBe('memory')
+    expect(fallbacks).toStrictEqual(['IndexedDB is not available in this environment'])
+    await store.close()
+  })
+
+  it('does not wait forever when another connection blocks the upgrade: falls back after openTimeout', async () => {
+    const name = dbName()
+    const holder = await openDB(name, 1) // an old tab that never lets go
+    const store = createIdbStore({ dbName: name, openTimeout: 200 })
+    const fallbacks: unknown[] = []
+    store.on('fallback', (e) => fallbacks.push(e))
+    const started = Date.now()
+    await store.set('k', new Uint8Array([1]))
+    expect(Date.now() - started).toBeLessThan(2_000)
+    expect(store.backend).toBe('memory')
+    expect(fallbacks).toHaveLength(1)
+    holder.close()
+    await store.close()
+  })
+
+  it('steps aside for a newer version opened elsewhere, then reopens', async () => {
+    const name = dbName()
+    const store = createIdbStore({ dbName: name })
+    const reopens: string[] = []
+    store.on('reopen', (e) => reopens.push(e.reason))
+    await store.set('k', new Uint8Array([1]))
+    const newer = await openDB(name, 10) // a newer tab's upgrade: not blocked by us
+    newer.close()
+    expect(reopens).toHaveLength(1)
+    expect([...((await store.get('k')) as Uint8Array)]).toStrictEqual([1])
+    expect(store.backend).toBe('indexeddb')
+    await store.close()
+  })
+
+  it('works under a Cache', async () => {
+    const cache = createCache({ store: createIdbStore({ dbName: dbName() }), namespace: 'app' })
+    const value = { rows: Array.from({ length: 1000 }, (_, i) => ({ i, even: i % 2 === 0 })), at: new Date(5) }
+    await cache.set('v', value)
+    expect(await cache.get('v')).toStrictEqual(value)
+    await cache.clear()
+    expect(await cache.get('v')).toBeUndefined()
+  })
+})
