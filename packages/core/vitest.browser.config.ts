@@ -1,23 +1,12 @@
-import { playwright } from '@vitest/browser-playwright'
 import { defineConfig } from 'vitest/config'
+import { chromium } from '../../vitest.chromium.js'
 
-// The portable tests again, in a real Chromium (Debian's /usr/bin/chromium; see .ci/run).
+// The portable tests again, in a real Chromium.
 export default defineConfig({
   test: {
     name: 'core:browser',
     include: ['test/**/*.test.ts'],
     exclude: ['test/**/*.node.test.ts'],
-    browser: {
-      enabled: true,
-      headless: true,
-      screenshotFailures: false,
-      provider: playwright({
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-          args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-        },
-      }),
-      instances: [{ browser: 'chromium' }],
-    },
+    browser: chromium(),
   },
 })
