@@ -30,6 +30,20 @@ export interface Cache<S extends CacheSchema = CacheSchema> {
   readonly namespace: string
   /** The store underneath. */
   readonly store: Store
+  /** The codec that writes and reads this cache's envelopes. */
+  readonly codec: Codec
+  /**
+   * The envelope stored under `key`, as stored (no decoding): what `fetchCached` and a server
+   * hand on without re-encoding. Stats and events are not touched.
+   * @throws {StowageError} STORE_ERROR with `readErrors: 'throw'`; INVALID_ARGUMENT.
+   */
+  getBytes(key: CacheKey<S>): Promise<Uint8Array | undefined>
+  /**
+   * Stores an envelope produced elsewhere (a server, another cache) as it is, without decoding
+   * and re-encoding it; its header is checked.
+   * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED for bytes that are not an envelope; as {@link Cache.set}.
+   */
+  setBytes(key: CacheKey<S>, envelope: Uint8Array, options?: CacheSetOptions): Promise<void>
   /**
    * The value under `key`, or `undefined` on a miss (absent, expired, corrupt, unusable version).
    * A stale value (past its fresh time, before it expires) is returned and counted as a stale hit.
@@ -130,6 +144,41 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
 
   get store(): Store {
     return this.shared.store
+  }
+
+  get codec(): Codec {
+    return this.shared.codec
+  }
+
+  async getBytes(key: string): Promise<Uint8Array | undefined> {
+    checkKey(key)
+    const full = this.prefix + key
+    const near = await this.shared.local?.get(full).catch(() => undefined)
+    if (near !== undefined) return near
+    try {
+      return await this.shared.store.get(full)
+    } catch (e) {
+      return this.readFailed(key, e, 'get', false)
+    }
+  }
+
+  async setBytes(key: string, envelope: Uint8Array, options?: CacheSetOptions): Promise<void> {
+    checkKey(key)
+    const ttl = options?.ttl ?? this.shared.ttl
+    checkTtl(ttl)
+    inspect(envelope)
+    try {
+      await this.shared.store.set(this.prefix + key, envelope, { ttl })
+    } catch (e) {
+      this.writeFailed('set', key, e, false)
+      return
+    }
+    const counters = this.observer.counters
+    counters.sets++
+    counters.bytesStored += envelope.length
+    counters.bytesMsgpack += inspect(envelope).payloadLength
+    this.observer.emit('set', { namespace: this.namespace, key, bytes: envelope.length })
+    this.changed('set', [{ full: this.prefix + key, bytes: envelope, ttl }])
   }
 
   async get(key: string): Promise<never> {

@@ -468,3 +468,19 @@ describe('Cache: local tier and invalidation', () => {
     ])
   })
 })
+
+describe('Cache: envelope bytes as they are', () => {
+  it('setBytes stores an envelope made elsewhere without re-encoding; getBytes returns it', async () => {
+    const server = createCodec({ schemaVersion: 0 })
+    const envelope = server.encode({ from: 'the server', rows: [1, 2, 3] })
+    const store = createMemoryStore()
+    const cache = createCache({ store, namespace: 'b' })
+    await cache.setBytes('k', envelope)
+    expect(await store.get('b:k')).toStrictEqual(envelope)
+    expect(await cache.getBytes('k')).toStrictEqual(envelope)
+    expect(await cache.get('k')).toStrictEqual({ from: 'the server', rows: [1, 2, 3] })
+    expect(cache.stats().sets).toBe(1)
+    await expect(cache.setBytes('bad', new TextEncoder().encode('{"json":1}'))).rejects.toMatchObject({ code: StowageErrorCode.BAD_MAGIC })
+    expect(await cache.getBytes('missing')).toBeUndefined()
+  })
+})

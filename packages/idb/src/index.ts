@@ -1,1 +1,9 @@
 export { createIdbStore, DEFAULT_IDB_SWEEP_INTERVAL, DEFAULT_OPEN_TIMEOUT, type IdbStore, type IdbStoreEvents, type IdbStoreOptions } from './idb-store.js'
+export {
+  fetchCached,
+  fetchCachedWithInfo,
+  STOWAGE_MEDIA_TYPE,
+  type FetchCachedOptions,
+  type FetchCachedResult,
+  type FetchSource,
+} from './fetch-cached.js'
