@@ -113,6 +113,7 @@ function runRedis(): RedisPass {
 const redisPass = runRedis()
 const redis = redisTables(redisPass)
 const bundles = runScript('bundle-bench.ts')
+const indexeddb = runScript('idb-bench.ts')
 const clean = runPass(false)
 const loaded = runPass(true)
 const policy = runScript('policy-sweep.ts')
@@ -166,6 +167,10 @@ ${bundles}
 Requests per second (SET then GET of W1-N) and Redis memory of the key:
 
 ${redis.seed}
+
+## IndexedDB in Chromium (issue 5)
+
+${indexeddb}
 
 ## The Redis-client trap
 

@@ -280,7 +280,20 @@ class IdbStoreImpl implements IdbStore {
   async byteSize(): Promise<number> {
     const backend = await this.ready()
     if (backend.kind === 'memory') return (backend.store as ReturnType<typeof createMemoryStore>).byteSize
+    if (this.maxBytes === undefined) return this.run('byteSize', () => this.countBytes(backend.db))
     return this.run('byteSize', async () => ((await backend.db.get(this.meta, BYTES)) as number | undefined) ?? 0)
+  }
+
+  private async countBytes(db: Db): Promise<number> {
+    const tx = db.transaction(this.storeName, 'readonly')
+    let total = 0
+    let cursor = await tx.store.openCursor()
+    while (cursor) {
+      total += (cursor.value as Row).size
+      cursor = await cursor.continue()
+    }
+    await tx.done
+    return total
   }
 
   async estimate(): Promise<{ usage: number; quota: number } | undefined> {
@@ -327,6 +340,11 @@ class IdbStoreImpl implements IdbStore {
       return this.fallback('IndexedDB could not be opened', e)
     }
     await this.sweep(db).catch(() => {})
+    if (this.maxBytes !== undefined) {
+      // Writers without a budget keep no total: start from a true count.
+      const total = await this.countBytes(db).catch(() => undefined)
+      if (total !== undefined) await db.put(this.meta, total, BYTES).catch(() => {})
+    }
     if (this.sweepInterval > 0 && this.sweepTimer === undefined) {
       this.sweepTimer = setInterval(() => {
         if (this.current?.kind === 'indexeddb') this.sweep(this.current.db).catch(() => {})
@@ -419,14 +437,22 @@ class IdbStoreImpl implements IdbStore {
   }
 
   private async addBytes(tx: Tx, delta: number): Promise<number> {
+    if (this.maxBytes === undefined) return 0
     const meta = tx.objectStore(this.meta)
     const total = Math.max(0, (((await meta.get(BYTES)) as number | undefined) ?? 0) + delta)
     await meta.put(total, BYTES)
     return total
   }
 
-  // One transaction: the rows, the byte total, and LRU eviction down to maxBytes.
+  // One transaction: the rows, the byte total, and LRU eviction down to maxBytes. Without a
+  // budget, no total is kept: a write is only puts (byteSize() then counts on demand).
   private async write(db: Db, rows: readonly Row[]): Promise<void> {
+    if (this.maxBytes === undefined) {
+      const tx = db.transaction(this.storeName, 'readwrite')
+      await Promise.all(rows.map((row) => tx.store.put(row)))
+      await tx.done
+      return
+    }
     const tx = this.tx(db)
     const store = tx.objectStore(this.storeName)
     let delta = 0
