@@ -73,7 +73,7 @@ window.runIdbBench = async () => {
     }
     cells['response → Stowage bytes put + decode (fetchCached)'] = {
       writeMs: await time(samples, async (i) => {
-        const bytes = new Uint8Array(await new Response(envelope).arrayBuffer())
+        const bytes = new Uint8Array(await new Response(envelope as Uint8Array<ArrayBuffer>).arrayBuffer())
         const decoded = await cache.codec.decodeAsync(bytes)
         await cache.setBytes(`${name}:r${i}`, bytes)
         return decoded
