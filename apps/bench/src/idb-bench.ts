@@ -24,9 +24,10 @@ const browser = await chromium.launch({
 const page = await browser.newPage()
 await page.goto(`http://127.0.0.1:${(server.address() as { port: number }).port}`)
 await page.waitForFunction(() => typeof window.runIdbBench === 'function')
-const { rows, longestTaskMs, bigBytes } = (await page.evaluate(() => window.runIdbBench(), undefined)) as {
+const { rows, longestTaskMs, coldLongestTaskMs, bigBytes } = (await page.evaluate(() => window.runIdbBench(), undefined)) as {
   rows: PageRow[]
   longestTaskMs: number
+  coldLongestTaskMs: number
   bigBytes: number
 }
 const version = browser.version()
@@ -52,12 +53,12 @@ const targets: Array<[string, number, boolean]> = [
 ]
 const names = Object.keys(rows[0]!.cells)
 const lines = [
-  `Chromium ${version} (headless, Debian build), one page; medians of 15 samples (5 for W1-100000, 3 for W5) after 3 warm-up runs; write = until the transaction committed, read = until the value is decoded.`,
+  `Chromium ${version} (headless, Debian build), one page; medians of 15 samples (5 for W1-100000, 3 for W5) after 3 warm-up runs; write = until the transaction committed, read = until the value is decoded. Chromium coarsens performance.now() to 0.1 ms, so sub-millisecond cells carry ±0.1 ms.`,
   '',
   '| target | measured | |',
   '|---|---|---|',
   ...targets.map(([name, value, ok]) => `| ${name} | ${value.toFixed(2)}× | ${check(ok)} |`),
-  `| no main-thread task over 50 ms while storing a ${(bigBytes / 1e6).toFixed(1)} MB value (W1-150000) through the async path | longest ${longestTaskMs.toFixed(0)} ms | ${check(longestTaskMs <= 50)} |`,
+  `| no main-thread task over 50 ms while storing a ${(bigBytes / 1e6).toFixed(1)} MB value (W1-150000) through the async path | longest ${longestTaskMs.toFixed(0)} ms (the page's first store, cold: ${coldLongestTaskMs.toFixed(0)} ms) | ${check(longestTaskMs <= 50)} |`,
   '',
   `| workload | ${names.map((n) => `${n} write / read ms`).join(' | ')} |`,
   `|---|${names.map(() => '---').join('|')}|`,

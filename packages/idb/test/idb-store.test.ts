@@ -142,3 +142,18 @@ describe('indexeddb store', () => {
     expect(await cache.get('v')).toBeUndefined()
   })
 })
+
+describe('storage helpers', () => {
+  it('estimate() reports usage and quota where the platform has them, and persist() answers with a boolean', async () => {
+    const store = createIdbStore({ dbName: dbName() })
+    const estimate = await store.estimate()
+    if (typeof navigator !== 'undefined' && navigator.storage?.estimate) {
+      expect(estimate!.quota).toBeGreaterThan(0)
+      expect(estimate!.usage).toBeGreaterThanOrEqual(0)
+    } else {
+      expect(estimate).toBeUndefined()
+    }
+    expect(typeof (await store.persist())).toBe('boolean')
+    await store.close()
+  })
+})
