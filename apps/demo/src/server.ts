@@ -1,0 +1,185 @@
+// The demo server: realistic objects cached in Redis through @stowage/redis (or in memory when no
+// Redis is reachable), served as the envelope bytes themselves (application/vnd.stowage, with an
+// ETag) or as JSON for comparison, plus stats, invalidation and server-sent events.
+// Plain node:http: six routes do not need a framework, and the demo stays one dependency lighter.
+import { w1, w2, w4 } from '@stowage/bench/workloads'
+import { createCache, createMemoryStore, type Cache, type Store } from '@stowage/core'
+import { createRedisStore } from '@stowage/redis'
+import { Redis } from 'ioredis'
+import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { extname, join, normalize } from 'node:path'
+
+const MEDIA_TYPE = 'application/vnd.stowage'
+
+/** The objects the demo serves, by name. */
+const datasets: Record<string, { readonly label: string; make(): unknown }> = {
+  'items-100': { label: 'seed array, 100 items', make: () => w1(100) },
+  'items-1000': { label: 'seed array, 1,000 items', make: () => w1(1000) },
+  'items-100000': { label: 'seed array, 100,000 items', make: () => w1(100000) },
+  post: { label: 'blog post with 40 comments', make: () => w2() },
+  session: { label: 'user session', make: () => w4() },
+}
+
+export interface DemoOptions {
+  /** Redis to cache in; without it the embedded memory store is used. */
+  readonly redisUrl?: string
+  /** Key namespace in Redis. Defaults to `'demo'`. */
+  readonly namespace?: string
+  /** Directory of the built page. Defaults to apps/demo/dist. */
+  readonly pageDir?: string
+  /** Port; 0 picks a free one. Defaults to 3000. */
+  readonly port?: number
+}
+
+export interface Demo {
+  readonly url: string
+  readonly store: 'redis' | 'memory'
+  close(): Promise<void>
+}
+
+interface Figures {
+  jsonBytes: number
+  stowageBytes: number
+  redisJson: number | null
+  redisStowage: number | null
+  sha256: string
+  encodeMs: number
+  decodeMs: number
+}
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
+
+function median(fn: () => void, runs = 5): number {
+  const times: number[] = []
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now()
+    fn()
+    times.push(performance.now() - t)
+  }
+  return times.sort((a, b) => a - b)[Math.floor(runs / 2)] as number
+}
+
+export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
+  const namespace = options.namespace ?? 'demo'
+  const pageDir = options.pageDir ?? join(import.meta.dirname, '..', 'dist')
+  const redis = options.redisUrl ? new Redis(options.redisUrl, { maxRetriesPerRequest: 1 }) : undefined
+  redis?.on('error', () => {})
+  const store: Store = redis ? createRedisStore({ client: redis }) : createMemoryStore()
+  const cache: Cache = createCache({ store, namespace, ttl: 10 * 60_000 })
+  const revisions = new Map<string, number>()
+  const figures = new Map<string, Figures>()
+  const counters = { hits: 0, misses: 0, notModified: 0 }
+  const listeners = new Set<ServerResponse>()
+
+  // The envelope for a dataset: from the cache, or made, measured and cached.
+  async function envelope(name: string): Promise<Uint8Array> {
+    const cached = await cache.getBytes(name)
+    if (cached !== undefined) {
+      counters.hits++
+      return cached
+    }
+    counters.misses++
+    const value = { revision: revisions.get(name) ?? 1, generatedAt: new Date(), data: datasets[name]!.make() }
+    await cache.set(name, value)
+    const bytes = (await cache.getBytes(name)) as Uint8Array
+    const json = JSON.stringify(value)
+    let redisJson: number | null = null
+    let redisStowage: number | null = null
+    if (redis) {
+      // A JSON copy beside it, only to show what Redis would hold for JSON.
+      await redis.set(`${namespace}-json:${name}`, json, 'PX', 10 * 60_000)
+      redisJson = await redis.memory('USAGE', `${namespace}-json:${name}`, 'SAMPLES', '0')
+      redisStowage = await redis.memory('USAGE', `${namespace}:${name}`, 'SAMPLES', '0')
+    }
+    figures.set(name, {
+      jsonBytes: Buffer.byteLength(json),
+      stowageBytes: bytes.length,
+      redisJson,
+      redisStowage,
+      sha256: sha256(bytes),
+      encodeMs: median(() => cache.codec.encode(value)),
+      decodeMs: median(() => cache.codec.decode(bytes)),
+    })
+    return bytes
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost')
+    const data = /^\/api\/data\/([\w-]+)$/.exec(url.pathname)
+    if (data && req.method === 'GET') {
+      const name = data[1] as string
+      if (!datasets[name]) return void res.writeHead(404).end()
+      const bytes = await envelope(name)
+      if ((req.headers.accept ?? '').includes('application/json')) {
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(cache.codec.decode(bytes)))
+        return
+      }
+      const etag = `"${sha256(bytes).slice(0, 32)}"`
+      if (req.headers['if-none-match'] === etag) {
+        counters.notModified++
+        return void res.writeHead(304, { ETag: etag }).end()
+      }
+      res.writeHead(200, { 'Content-Type': MEDIA_TYPE, 'Content-Length': bytes.length, ETag: etag, 'Cache-Control': 'no-cache' }).end(bytes)
+      return
+    }
+    const invalidate = /^\/api\/invalidate\/([\w-]+)$/.exec(url.pathname)
+    if (invalidate && req.method === 'POST') {
+      const name = invalidate[1] as string
+      if (!datasets[name]) return void res.writeHead(404).end()
+      revisions.set(name, (revisions.get(name) ?? 1) + 1)
+      await cache.delete(name)
+      figures.delete(name)
+      for (const listener of listeners) listener.write(`event: invalidate\ndata: ${JSON.stringify({ name })}\n\n`)
+      return void res.writeHead(204).end()
+    }
+    if (url.pathname === '/api/events') {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' })
+      res.write(': connected\n\n')
+      listeners.add(res)
+      req.on('close', () => listeners.delete(res))
+      return
+    }
+    if (url.pathname === '/api/stats') {
+      const body = {
+        store: redis ? 'redis' : 'memory',
+        banner: redis ? undefined : 'No Redis reachable: the server caches in memory (the embedded store). Set REDIS_URL, or install redis-server, and restart to cache in Redis.',
+        datasets: Object.fromEntries(Object.entries(datasets).map(([name, d]) => [name, { label: d.label, revision: revisions.get(name) ?? 1, ...figures.get(name) }])),
+        server: { ...counters, cache: cache.stats() },
+      }
+      return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(body))
+    }
+    // The built page.
+    const file = normalize(join(pageDir, url.pathname === '/' ? 'index.html' : url.pathname))
+    if (!file.startsWith(pageDir)) return void res.writeHead(403).end()
+    try {
+      const body = await readFile(file)
+      const type = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png' }[extname(file)] ?? 'application/octet-stream'
+      res.writeHead(200, { 'Content-Type': type }).end(body)
+    } catch {
+      res.writeHead(404).end('not found: run the demo through `pnpm demo`, which builds the page first')
+    }
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' })
+      res.end(String(e))
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(options.port ?? 3000, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    store: redis ? 'redis' : 'memory',
+    async close() {
+      for (const listener of listeners) listener.end()
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+      await cache.clear().catch(() => {})
+      await redis?.del(...Object.keys(datasets).map((name) => `${namespace}-json:${name}`)).catch(() => {})
+      await redis?.quit().catch(() => {})
+    },
+  }
+}

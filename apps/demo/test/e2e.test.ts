@@ -1,0 +1,100 @@
+// The demo as a person uses it: the real server against a real Redis, the built page in Debian's
+// Chromium through Playwright. Also writes the screenshot README.md shows.
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium, type Browser, type Page } from 'playwright'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chooseRedis, type RedisChoice } from '../src/redis.js'
+import { startDemo, type Demo } from '../src/server.js'
+
+const here = dirname(fileURLToPath(import.meta.url))
+let redis: RedisChoice
+let browser: Browser
+
+beforeAll(async () => {
+  redis = await chooseRedis()
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  })
+})
+afterAll(async () => {
+  await browser?.close()
+  await redis?.stop()
+})
+
+const rows = (page: Page) => page.evaluate(() => window.demo.rows)
+const ready = (page: Page) => page.waitForFunction(() => window.demo?.ready === true, undefined, { timeout: 30_000 })
+
+describe('the demo with Redis', () => {
+  let demo: Demo
+  let page: Page
+
+  beforeAll(async () => {
+    expect(redis.url, 'the e2e test needs a Redis (REDIS_URL, :6379, or redis-server on the PATH)').toBeDefined()
+    demo = await startDemo({ redisUrl: redis.url, namespace: `demo-test-${Math.random().toString(36).slice(2)}`, port: 0 })
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
+  })
+  afterAll(async () => {
+    await demo?.close().catch(() => {})
+  })
+
+  it('renders every object and shows its sizes on both sides, with identical bytes in Redis and IndexedDB', async () => {
+    await page.goto(demo.url)
+    await ready(page)
+    const shown = await rows(page)
+    expect(Object.keys(shown).sort()).toStrictEqual(['items-100', 'items-1000', 'items-100000', 'post', 'session'])
+    expect(shown['items-1000']!.summary).toBe('1,000 items; last index 999')
+    expect(shown.post!.summary).toContain('40 comments')
+    for (const row of Object.values(shown)) {
+      expect(row.source).toBe('network')
+      expect(row.equal).toBe(true)
+    }
+    const stats = await page.evaluate(() => window.demo.stats!)
+    expect(stats.store).toBe('redis')
+    const items = stats.datasets['items-1000']!
+    expect(items.redisStowage!).toBeLessThan(items.redisJson! * 0.01)
+    expect(shown['items-1000']!.storedBytes).toBeLessThan(items.jsonBytes! * 0.01)
+    expect(shown['items-1000']!.storedBytes).toBe(items.stowageBytes)
+    await expect.poll(() => page.locator('td.ok').count()).toBe(5)
+    await expect.poll(() => page.locator('#banner').isHidden()).toBe(true)
+    await page.screenshot({ path: join(here, '..', 'screenshot.png'), fullPage: true })
+  })
+
+  it('on reload, serves everything from IndexedDB after a 304 revalidation', async () => {
+    await page.reload()
+    await ready(page)
+    for (const row of Object.values(await rows(page))) expect(row.source).toBe('revalidated')
+  })
+
+  it('learns of a server-side invalidation over server-sent events and refetches', async () => {
+    await page.locator('button[data-invalidate="post"]').click()
+    await page.waitForFunction(() => window.demo.rows.post?.revision === 2, undefined, { timeout: 10_000 })
+    await expect.poll(async () => (await rows(page)).post!.source).toBe('network')
+    await expect.poll(async () => (await rows(page)).post!.equal, { timeout: 10_000 }).toBe(true)
+  })
+
+  it('keeps showing what IndexedDB holds when the server is gone', async () => {
+    await demo.close()
+    await page.locator('#refresh').click()
+    await page.waitForFunction(() => Object.values(window.demo.rows).every((r) => r.source === 'offline'), undefined, { timeout: 10_000 })
+    expect(await page.locator('#status').textContent()).toContain('server unreachable')
+    expect((await rows(page))['items-1000']!.summary).toBe('1,000 items; last index 999')
+  })
+})
+
+describe('the demo without Redis', () => {
+  it('runs on the embedded memory store and says so on the page', async () => {
+    const demo = await startDemo({ port: 0 })
+    try {
+      const page = await (await browser.newContext()).newPage()
+      await page.goto(demo.url)
+      await ready(page)
+      expect(demo.store).toBe('memory')
+      await expect.poll(() => page.locator('#banner').textContent()).toContain('No Redis reachable')
+      for (const row of Object.values(await rows(page))) expect(row.equal).toBe(true)
+    } finally {
+      await demo.close()
+    }
+  })
+})
