@@ -147,7 +147,7 @@ describe('storage helpers', () => {
   it('estimate() reports usage and quota where the platform has them, and persist() answers with a boolean', async () => {
     const store = createIdbStore({ dbName: dbName() })
     const estimate = await store.estimate()
-    if (typeof navigator !== 'undefined' && navigator.storage?.estimate) {
+    if (typeof navigator !== 'undefined' && typeof navigator.storage?.estimate === 'function') {
       expect(estimate!.quota).toBeGreaterThan(0)
       expect(estimate!.usage).toBeGreaterThanOrEqual(0)
     } else {
