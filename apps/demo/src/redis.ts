@@ -66,7 +66,12 @@ async function startRedisServer(): Promise<RedisChoice | undefined> {
 
 export async function chooseRedis(): Promise<RedisChoice> {
   const nothing = async () => {}
-  if (process.env.REDIS_URL) return { url: process.env.REDIS_URL, how: 'REDIS_URL', stop: nothing }
+  const fromEnv = process.env.REDIS_URL
+  if (fromEnv) {
+    const { hostname, port } = new URL(fromEnv)
+    if (await ping(hostname, Number(port || 6379), 1000)) return { url: fromEnv, how: 'REDIS_URL', stop: nothing }
+    console.warn(`REDIS_URL=${fromEnv} does not answer; looking for another Redis`)
+  }
   if (await ping('127.0.0.1', 6379)) return { url: 'redis://127.0.0.1:6379', how: 'localhost:6379', stop: nothing }
   return (await startRedisServer()) ?? { url: undefined, how: 'none', stop: nothing }
 }
