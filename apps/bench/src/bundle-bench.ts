@@ -5,7 +5,7 @@
 import { createCache } from '@stowage/core'
 import { createRedisStore } from '@stowage/redis'
 import { Redis } from 'ioredis'
-import { startRedisServer } from '../../../packages/redis/test/servers.js'
+import { startRedisServer } from '@stowage/redis-server'
 import { prng } from './workloads.js'
 
 const server = await startRedisServer()

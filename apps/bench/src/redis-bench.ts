@@ -8,7 +8,7 @@ import { createCache } from '@stowage/core'
 import { createRedisStore } from '@stowage/redis'
 import { Redis } from 'ioredis'
 import { Packr } from 'msgpackr'
-import { ping, startRedisServer } from '../../../packages/redis/test/servers.js'
+import { ping, startRedisServer } from '@stowage/redis-server'
 import { medianMsAsync } from './measure.js'
 import { w1, w2, w4 } from './workloads.js'
 

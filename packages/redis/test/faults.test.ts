@@ -2,7 +2,7 @@ import { createCache, StowageError, StowageErrorCode, type CacheEvents } from '@
 import { Redis } from 'ioredis'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createRedisStore } from '../src/index.js'
-import { startRedisServer, type RedisServer } from './servers.js'
+import { startRedisServer, type RedisServer } from '@stowage/redis-server'
 
 // Each test starts its own redis-server, kills it mid-run and starts it again on the same port.
 let server: RedisServer | undefined

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node'
-import { ping, startRedisCluster, startRedisServer } from './servers.js'
+import { ping, startRedisCluster, startRedisServer } from '@stowage/redis-server'
 
 declare module 'vitest' {
   export interface ProvidedContext {

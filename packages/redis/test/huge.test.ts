@@ -3,7 +3,7 @@ import { Redis } from 'ioredis'
 import { freemem } from 'node:os'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRedisStore } from '../src/index.js'
-import { startRedisServer, type RedisServer } from './servers.js'
+import { startRedisServer, type RedisServer } from '@stowage/redis-server'
 
 // 600 MB is past Redis's 512 MB proto-max-bulk-len: only chunks can store it. Runs on a server of
 // its own so the shared one is never filled; skipped (with the reason) where memory is short.

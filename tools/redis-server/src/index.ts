@@ -1,5 +1,5 @@
-// Real Redis servers for the tests: found, or started from the redis-server binary (Debian's
-// redis-server package; scripts/bootstrap.sh installs it). Never a mock.
+// Real Redis servers for the tests, the benchmarks and the demo: found, or started from the
+// redis-server binary (Debian's redis-server package; scripts/bootstrap.sh installs it). Never a mock.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createConnection, createServer } from 'node:net'
@@ -48,21 +48,29 @@ async function waitFor(check: () => Promise<boolean>, what: string, ms = 10_000)
   throw new Error(`timed out waiting for ${what}`)
 }
 
-/** Starts a throwaway redis-server (nothing saved to disk) on `port`, or a free one. */
-export async function startRedisServer(options: { port?: number; cluster?: boolean } = {}): Promise<RedisServer> {
+/**
+ * Starts a throwaway redis-server (nothing saved to disk) on `port`, or a free one.
+ * @throws Error when redis-server is not installed or does not answer within `timeout` ms (10 s).
+ */
+export async function startRedisServer(options: { port?: number; cluster?: boolean; timeout?: number } = {}): Promise<RedisServer> {
   const port = options.port ?? (await freePort())
   const dir = mkdtempSync(join(tmpdir(), 'stowage-redis-'))
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--loglevel', 'warning']
   if (options.cluster) args.push('--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '2000')
-  let child: ChildProcess
-  try {
-    child = spawn('redis-server', args, { stdio: 'ignore' })
-  } catch (e) {
-    throw new Error('redis-server is not installed: run ./scripts/bootstrap.sh (Debian package redis-server)', { cause: e })
-  }
+  const child: ChildProcess = spawn('redis-server', args, { stdio: 'ignore' })
+  let missing: Error | undefined
+  child.once('error', (e) => (missing = e)) // ENOENT: not installed
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  child.once('error', () => {})
-  await waitFor(() => ping('127.0.0.1', port), `redis-server on port ${port}`)
+  try {
+    await waitFor(async () => {
+      if (missing) throw new Error('redis-server is not installed: run ./scripts/bootstrap.sh (Debian package redis-server)', { cause: missing })
+      return ping('127.0.0.1', port)
+    }, `redis-server on port ${port}`, options.timeout)
+  } catch (e) {
+    child.kill('SIGKILL')
+    rmSync(dir, { recursive: true, force: true })
+    throw e
+  }
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
