@@ -1,7 +1,7 @@
 import { StowageErrorCode } from './error-codes.js'
 import type { Store, StoreEntry, StoreSetOptions } from './store.js'
 import { StowageError } from './stowage-error.js'
-import { checkBytes, checkKey, checkTtl } from './validate.js'
+import { checkBytes, checkEntry, checkKey, checkTtl } from './validate.js'
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -189,9 +189,7 @@ class LruMemoryStore implements MemoryStore {
   }
 
   private check(key: string, value: Uint8Array, ttl: number | undefined): number {
-    checkKey(key)
-    checkBytes(value)
-    checkTtl(ttl)
+    checkEntry(key, value, ttl)
     return this.fits(value.byteLength + key.length * 2 + MEMORY_ENTRY_OVERHEAD)
   }
 

@@ -51,3 +51,5 @@ export {
   type InvalidationChannel,
   type InvalidationMessage,
 } from './invalidation.js'
+// For Store implementations: the argument checks every store shares.
+export { checkEntry as checkStoreEntry, checkKey as checkStoreKey } from './validate.js'

@@ -21,3 +21,14 @@ export function checkBytes(value: unknown): asserts value is Uint8Array {
     throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'a store value must be a Uint8Array')
   }
 }
+
+/**
+ * Checks one store entry: a non-empty string key, a Uint8Array value, an absent or positive TTL.
+ * For Store implementations, so that every store refuses bad input alike.
+ * @throws {StowageError} INVALID_ARGUMENT.
+ */
+export function checkEntry(key: unknown, value: unknown, ttl: unknown): void {
+  checkKey(key)
+  checkBytes(value)
+  checkTtl(ttl)
+}

@@ -1,4 +1,4 @@
-import { createMemoryStore, StowageError, StowageErrorCode, type Store, type StoreEntry, type StoreSetOptions } from '@stowage/core'
+import { checkStoreEntry as checkEntry, checkStoreKey as checkKey, createMemoryStore, StowageError, StowageErrorCode, type Store, type StoreEntry, type StoreSetOptions } from '@stowage/core'
 import { openDB, type IDBPDatabase, type IDBPTransaction } from 'idb'
 
 /** Options of {@link createIdbStore}. Every field is optional. */
@@ -82,15 +82,7 @@ function isQuotaError(e: unknown): boolean {
   return typeof e === 'object' && e !== null && (e as { name?: string }).name === 'QuotaExceededError'
 }
 
-function checkEntry(key: unknown, value: unknown, ttl: unknown): void {
-  if (typeof key !== 'string' || key.length === 0) throw invalid('a key must be a non-empty string')
-  if (!(value instanceof Uint8Array)) throw invalid('a store value must be a Uint8Array')
-  if (ttl !== undefined && !(typeof ttl === 'number' && ttl > 0 && Number.isFinite(ttl))) throw invalid(`ttl must be a positive number of milliseconds, got ${String(ttl)}`)
-}
 
-function checkKey(key: unknown): asserts key is string {
-  if (typeof key !== 'string' || key.length === 0) throw invalid('a key must be a non-empty string')
-}
 
 /** The value's own bytes as an exact-length ArrayBuffer (a view's buffer may hold much more). */
 function exactBuffer(value: Uint8Array): ArrayBuffer {

@@ -1,4 +1,5 @@
-import { StowageError, StowageErrorCode, type Store, type StoreEntry, type StoreSetOptions } from '@stowage/core'
+import { checkStoreEntry as checkEntry, checkStoreKey as checkKey, StowageError, StowageErrorCode, type Store, type StoreEntry, type StoreSetOptions } from '@stowage/core'
+import { createRequire } from 'node:module'
 import { OTHER_TYPE, type RedisAdapter } from './adapter.js'
 import { ioredisAdapter, isIoredis } from './adapter-ioredis.js'
 import { isNodeRedis, nodeRedisAdapter } from './adapter-node-redis.js'
@@ -46,15 +47,7 @@ function invalid(message: string): StowageError {
   return new StowageError(StowageErrorCode.INVALID_ARGUMENT, message)
 }
 
-function checkKey(key: unknown): asserts key is string {
-  if (typeof key !== 'string' || key.length === 0) throw invalid('a key must be a non-empty string')
-}
 
-function checkEntry(key: unknown, value: unknown, ttl: unknown): void {
-  checkKey(key)
-  if (!(value instanceof Uint8Array)) throw invalid('a store value must be a Uint8Array')
-  if (ttl !== undefined && !(typeof ttl === 'number' && ttl > 0 && Number.isFinite(ttl))) throw invalid(`ttl must be a positive number of milliseconds, got ${String(ttl)}`)
-}
 
 function checkField(field: unknown): string {
   if (typeof field !== 'string') throw invalid('a bundle field must be a string')
@@ -336,9 +329,6 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 
 /** The first 16 bytes of every chunk manifest: a value that starts with them is always stored as chunks. */
 export { MANIFEST_MAGIC }
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-import { createRequire } from 'node:module'
 
 function connect(url: string, timeout: number) {
   // Loaded on demand, so that a node-redis user never needs ioredis installed.
