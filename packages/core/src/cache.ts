@@ -173,11 +173,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
       this.writeFailed('set', key, e, false)
       return
     }
-    const counters = this.observer.counters
-    counters.sets++
-    counters.bytesStored += envelope.length
-    counters.bytesMsgpack += inspect(envelope).payloadLength
-    this.observer.emit('set', { namespace: this.namespace, key, bytes: envelope.length })
+    this.wrote(key, undefined, envelope, false)
     this.changed('set', [{ full: this.prefix + key, bytes: envelope, ttl }])
   }
 
@@ -510,12 +506,13 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     this.changed('set', [{ full: this.prefix + key, bytes, ttl: ttl === undefined ? undefined : ttl + (staleFor ?? 0) }])
   }
 
-  private wrote(key: string, value: unknown, bytes: Uint8Array): void {
+  // Counts a value written; `hasValue` is false for envelopes stored as they are (no JSON to count).
+  private wrote(key: string, value: unknown, bytes: Uint8Array, hasValue = true): void {
     const counters = this.observer.counters
     counters.sets++
     counters.bytesStored += bytes.length
     counters.bytesMsgpack += inspect(bytes).payloadLength
-    if (counters.bytesJson !== undefined) {
+    if (hasValue && counters.bytesJson !== undefined) {
       try {
         counters.bytesJson += utf8.encode(JSON.stringify(value) ?? '').length
       } catch {
