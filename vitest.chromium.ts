@@ -1,20 +1,14 @@
 import { playwright } from '@vitest/browser-playwright'
+import { chromiumLaunchOptions } from './chromium.js'
 
-/**
- * Vitest browser mode in real Chromium: Debian's /usr/bin/chromium (scripts/bootstrap.sh installs
- * it; test tools cannot download browsers here), with the flags this closed network needs.
- * Shared by every package's vitest.browser.config.ts.
- */
+/** Vitest browser mode in real Chromium (see chromium.ts); shared by every package's vitest.browser.config.ts. */
 export function chromium() {
   return {
     enabled: true,
     headless: true,
     screenshotFailures: false,
     provider: playwright({
-      launchOptions: {
-        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-        args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      },
+      launchOptions: chromiumLaunchOptions,
     }),
     instances: [{ browser: 'chromium' as const }],
   }

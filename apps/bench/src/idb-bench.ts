@@ -6,6 +6,7 @@ import { createServer } from 'node:http'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { serialize } from 'node:v8'
+import { chromiumLaunchOptions } from '../../../chromium.js'
 import { chromium } from 'playwright'
 import type { PageRow } from './browser/idb-page.js'
 import { w1, w2 } from './workloads.js'
@@ -17,10 +18,7 @@ const server = createServer((req, res) => {
   res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><script type="module" src="/page.js"></script>')
 })
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-})
+const browser = await chromium.launch(chromiumLaunchOptions)
 const page = await browser.newPage()
 await page.goto(`http://127.0.0.1:${(server.address() as { port: number }).port}`)
 await page.waitForFunction(() => typeof window.runIdbBench === 'function')

@@ -2,6 +2,7 @@
 // Chromium through Playwright. Also writes the screenshot README.md shows.
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { chromiumLaunchOptions } from '../../../chromium.js'
 import { chromium, type Browser, type Page } from 'playwright'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chooseRedis, type RedisChoice } from '../src/redis.js'
@@ -13,10 +14,7 @@ let browser: Browser
 
 beforeAll(async () => {
   redis = await chooseRedis()
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
+  browser = await chromium.launch(chromiumLaunchOptions)
 })
 afterAll(async () => {
   await browser?.close()
