@@ -1,9 +1,12 @@
 import { defineConfig } from 'tsup'
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/node.ts'],
+  // The platform files are entries of their own: the package's `#platform` import condition picks
+  // one at load time (native zlib on Node, fflate elsewhere), so `#platform` stays external.
+  entry: { index: 'src/index.ts', 'platform-node': 'src/codec/platform/node.ts', 'platform-portable': 'src/codec/platform/portable.ts' },
+  external: ['#platform'],
   format: ['esm', 'cjs'],
-  dts: true,
+  dts: { entry: { index: 'src/index.ts' } },
   clean: true,
   sourcemap: true,
   target: 'es2022',

@@ -2,7 +2,7 @@
 // JavaScript (the portable build's table). Prints a Markdown section.
 import { createCodec, inspect } from '@stowage/core'
 import * as zlib from 'node:zlib'
-import { crc32 as portableCrc32 } from '../../../packages/core/src/crc32.js'
+import { crc32 as portableCrc32 } from '../../../packages/core/src/codec/crc32.js'
 import { medianMs } from './measure.js'
 import { w1, w2 } from './workloads.js'
 

@@ -1,62 +1,58 @@
-import { bindApi } from './api.js'
-import { createCacheWith, type Cache } from './cache.js'
-import type { CacheOptions, CacheSchema } from './cache-types.js'
-import type { Codec } from './codec.js'
-import { portableBackend } from './compression-portable.js'
-import type { CodecOptions } from './options.js'
-
-export * from './public.js'
-
-const api = bindApi(portableBackend)
-
-/**
- * Creates a codec whose options are validated once: use it on hot paths.
- * @param options - see {@link CodecOptions}; every field is optional.
- * @returns a {@link Codec}.
- * @throws {StowageError} INVALID_ARGUMENT for a bad option.
- */
-export const createCodec: (options?: CodecOptions) => Codec = api.createCodec
-
-/**
- * Encodes a value into a Stowage envelope: MessagePack, deflated when that pays, with a CRC-32.
- * @param value - plain objects, arrays, strings, numbers, bigint, booleans, null, undefined, Date,
- *   Map, Set, typed arrays, ArrayBuffer, DataView, RegExp, and classes you registered.
- * @param options - see {@link CodecOptions}. Pass the same object each time (or use {@link createCodec}) on hot paths.
- * @returns a new, exact-length Uint8Array that owns its memory.
- * @throws {StowageError} UNSUPPORTED_TYPE, CYCLE, LIMIT_EXCEEDED, INVALID_ARGUMENT.
- */
-export const encode: (value: unknown, options?: CodecOptions) => Uint8Array = api.encode
-
-/**
- * Decodes a Stowage envelope.
- * @param bytes - an envelope from {@link encode} (any Stowage codec, Node or browser).
- * @param options - `maxBytes`, `maxDepth` and `extensions` apply here.
- * @returns the value; `T` is your assertion, not a check.
- * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CHECKSUM_MISMATCH, CORRUPT, LIMIT_EXCEEDED, UNSUPPORTED_TYPE, INVALID_ARGUMENT.
- */
-export const decode: <T = unknown>(bytes: Uint8Array, options?: CodecOptions) => T = api.decode
-
-/**
- * {@link encode} without blocking on large payloads: deflate runs in a worker (browsers) or zlib's
- * thread pool (Node). Produces the same bytes as `encode`.
- * @throws {StowageError} as {@link encode}, as a rejection.
- */
-export const encodeAsync: (value: unknown, options?: CodecOptions) => Promise<Uint8Array> = api.encodeAsync
-
-/**
- * {@link decode} without blocking on large payloads: inflate streams through DecompressionStream
- * (browsers) or zlib's thread pool (Node). Accepts the same bytes as `decode`.
- * @throws {StowageError} as {@link decode}, as a rejection.
- */
-export const decodeAsync: <T = unknown>(bytes: Uint8Array, options?: CodecOptions) => Promise<T> = api.decodeAsync
-
-/**
- * Creates a cache: typed values in, compact envelopes in a {@link Store} (by default a new memory store).
- * @param options - see {@link CacheOptions}; every field is optional.
- * @returns a {@link Cache}; pass a {@link CacheSchema} to type its keys and values.
- * @throws {StowageError} INVALID_ARGUMENT for a bad option.
- * @example
- * const cache = createCache({ store: createMemoryStore(), namespace: 'app', ttl: 60_000 })
- * const posts = await cache.getOrSet('posts:home', loadPosts, { ttl: 30_000 })
- */
-export const createCache: <S extends CacheSchema = CacheSchema>(options?: CacheOptions) => Cache<S> = (options) => createCacheWith(api.createCodec, options)
+// @stowage/core: what is public, by name. The functions are bound to a platform in functions.ts.
+export { createCache, createCodec, decode, decodeAsync, encode, encodeAsync } from './functions.js'
+export type { Cache } from './cache/cache.js'
+export {
+  DEFAULT_LOCAL_TTL,
+  DEFAULT_NAMESPACE,
+  type Bundle,
+  type CacheEvents,
+  type CacheKey,
+  type CacheOperation,
+  type CacheOptions,
+  type CacheSchema,
+  type CacheSetOptions,
+  type CacheStats,
+  type CacheValue,
+  type GetOrSetOptions,
+  type MissReason,
+  type ReadErrorPolicy,
+  type WriteErrorPolicy,
+} from './cache/cache-types.js'
+export {
+  createBroadcastInvalidation,
+  decodeInvalidation,
+  encodeInvalidation,
+  type InvalidationChannel,
+  type InvalidationMessage,
+} from './cache/invalidation.js'
+export type { Codec, DecodedEnvelope, EncodedEnvelope } from './codec/codec.js'
+export { inspect, type Compression, type EnvelopeInfo, type EnvelopeMeta } from './codec/envelope.js'
+export type { Extension } from './codec/extension.js'
+export { ExtType, FORMAT_VERSION, MAGIC, OLDEST_FORMAT_VERSION, USER_EXT_MAX } from './codec/format.js'
+export {
+  DEFAULT_COMPRESS,
+  DEFAULT_COMPRESS_THRESHOLD,
+  DEFAULT_LEVEL,
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_DEPTH,
+  DEFAULT_MAX_ITEMS,
+  DEFAULT_MIN_SAVINGS,
+  MAX_BYTES_LIMIT,
+  MAX_DICTIONARY_SIZE,
+  type CodecOptions,
+  type CompressMode,
+} from './codec/options.js'
+export type { CompressionLevel } from './codec/platform/platform.js'
+export { StowageErrorCode } from './errors/error-codes.js'
+export { StowageError, type StowageErrorOptions } from './errors/stowage-error.js'
+export {
+  createMemoryStore,
+  DEFAULT_MEMORY_MAX_BYTES,
+  DEFAULT_SWEEP_INTERVAL,
+  MEMORY_ENTRY_OVERHEAD,
+  type MemoryStore,
+  type MemoryStoreOptions,
+} from './stores/memory-store.js'
+export type { Store, StoreEntry, StoreSetOptions } from './stores/store.js'
+// For Store implementations: the argument checks every store shares.
+export { checkEntry as checkStoreEntry, checkKey as checkStoreKey } from './stores/validate.js'

@@ -4,6 +4,7 @@ import {
   createCache,
   createCodec,
   createMemoryStore,
+  FORMAT_VERSION,
   inspect,
   StowageError,
   StowageErrorCode,
@@ -381,7 +382,7 @@ describe('Cache: bundles', () => {
     expect(await post.get('title')).toBe('Hello')
     expect(await post.getAll()).toStrictEqual(new Map<string, unknown>([['title', 'Hello'], ['body', { paragraphs: ['a', 'b'] }], ['views', 10n]]))
     expect(await storedKeys(store)).toStrictEqual(['app:post:42'])
-    expect(inspect((await store.getField('app:post:42', 'title')) as Uint8Array).formatVersion).toBe(1)
+    expect(inspect((await store.getField('app:post:42', 'title')) as Uint8Array).formatVersion).toBe(FORMAT_VERSION)
     expect(await post.delete('title')).toBe(true)
     expect(await post.get('title')).toBeUndefined()
     await post.set('short', 1, { ttl: 50 })

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { createCodec, decode, inspect } from '../src/index.js'
+import { createCodec, decode, FORMAT_VERSION, inspect } from '../src/index.js'
 import { goldenValues } from './golden-values.js'
 import { goldenCompressed, goldenVectors } from './golden-vectors.js'
+import { goldenCompressedV1, goldenVectorsV1 } from './golden-vectors-v1.js'
 import { fromHex, hex } from './helpers.js'
 import { sameValue } from './same-value.js'
 
-describe('golden vectors (format version 1)', () => {
+describe(`golden vectors (format version ${FORMAT_VERSION})`, () => {
   const never = createCodec({ compress: 'never' })
   for (const [name, make] of Object.entries(goldenValues)) {
     it(`${name}: encodes to the pinned bytes and decodes back`, () => {
@@ -29,7 +30,25 @@ describe('golden vectors (format version 1)', () => {
 
   it('a pinned compressed envelope still decodes', () => {
     const bytes = fromHex(goldenCompressed)
-    expect(inspect(bytes)).toMatchObject({ compression: 'deflate-raw', payloadLength: 303 })
+    expect(inspect(bytes)).toMatchObject({ formatVersion: FORMAT_VERSION, compression: 'deflate-raw', payloadLength: 303 })
     expect(decode(bytes)).toBe('abc'.repeat(100))
+  })
+})
+
+describe('golden vectors of format version 1 (Stowage 0.1) are still read', () => {
+  for (const [name, pinned] of Object.entries(goldenVectorsV1)) {
+    const make = goldenValues[name]
+    if (make === undefined) continue
+    it(`${name}: decodes to the same value`, () => {
+      expect(inspect(fromHex(pinned)).formatVersion).toBe(1)
+      expect(sameValue(decode(fromHex(pinned)), make())).toBeUndefined()
+    })
+  }
+
+  it('metadata and a compressed envelope', () => {
+    expect(inspect(fromHex(goldenVectorsV1['schema version 9, fresh until 1767225600123'] as string))).toMatchObject({ schemaVersion: 9, freshUntil: 1767225600123 })
+    expect(decode(fromHex(goldenVectorsV1['schema version 3'] as string))).toStrictEqual({ v: 3 })
+    expect(inspect(fromHex(goldenCompressedV1))).toMatchObject({ formatVersion: 1, compression: 'deflate-raw', payloadLength: 303 })
+    expect(decode(fromHex(goldenCompressedV1))).toBe('abc'.repeat(100))
   })
 })

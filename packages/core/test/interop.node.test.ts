@@ -1,11 +1,18 @@
 import { decode as msgpackDecode, ExtensionCodec } from '@msgpack/msgpack'
-import { inflateRawSync } from 'node:zlib'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { crc32, inflateRawSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import * as portable from '../src/index.js'
-import * as node from '../src/node.js'
-import { goldenCompressed } from './golden-vectors.js'
+import { bindApi } from '../src/codec/api.js'
+import { platform as nodePlatform } from '../src/codec/platform/node.js'
+import { platform as portablePlatform } from '../src/codec/platform/portable.js'
+import { goldenCompressedV1 } from './golden-vectors-v1.js'
 import { fromHex } from './helpers.js'
 import { sameValue } from './same-value.js'
+
+// The two platform files side by side in one process, as the two builds would be.
+const node = bindApi(nodePlatform)
+const portable = bindApi(portablePlatform)
 
 const values: unknown[] = [
   { post: 'x'.repeat(5000), tags: ['a', 'b'] },
@@ -41,51 +48,64 @@ describe('Node (zlib) and portable (fflate) builds', () => {
   })
 
   it('the Node build reads the pinned fflate-compressed golden vector', () => {
-    expect(node.decode(fromHex(goldenCompressed))).toBe('abc'.repeat(100))
+    expect(node.decode(fromHex(goldenCompressedV1))).toBe('abc'.repeat(100))
   })
 })
 
 // FORMAT.md promises that a plain MessagePack library plus a few lines decodes Stowage payloads.
-// This is those few lines, with @msgpack/msgpack as the plain library: it must agree with Stowage.
-function referenceDecode(envelope: Uint8Array): unknown {
-  const view = new DataView(envelope.buffer, envelope.byteOffset, envelope.byteLength)
-  const compressed = envelope[2] === 1
-  let p = 4 + (envelope[3]! & 1 ? 4 : 0) + (compressed ? 4 : 0) + 4
-  const body = envelope.subarray(p)
-  const payload = compressed ? inflateRawSync(body) : body
-  void view
-  const ext = new ExtensionCodec()
-  const data = (d: Uint8Array) => msgpackDecode(d, { extensionCodec: ext }) as unknown[]
-  ext.register({ type: 64, encode: () => null, decode: () => undefined })
-  ext.register({ type: 73, encode: () => null, decode: (d) => {
-    const [n, keys, ...columns] = data(d) as [number, string[], ...unknown[][]]
-    return Array.from({ length: n }, (_, i) => Object.fromEntries(keys.map((k, j) => [k, columns[j]![i]])))
-  } })
-  ext.register({ type: 74, encode: () => null, decode: (d) => {
-    let sum = 0
-    return (data(d) as number[]).map((x) => (sum += x))
-  } })
-  ext.register({ type: 75, encode: () => null, decode: (d) => {
-    const [keys, values] = data(d) as [string[], unknown[]]
-    return Object.fromEntries(keys.map((k, i) => [k, values[i]]))
-  } })
-  ext.register({ type: 67, encode: () => null, decode: (d) => {
-    const [keys, values] = data(d) as [unknown[], unknown[]]
-    return new Map(keys.map((k, i) => [k, values[i]]))
-  } })
-  return msgpackDecode(payload, { extensionCodec: ext })
+// Those lines are taken from FORMAT.md itself and run here, so the page cannot drift from the code.
+function referenceDecoder(): (envelope: Uint8Array, dictionaries?: Map<number, Uint8Array>) => { value: unknown; schemaVersion?: number; freshUntil?: number } {
+  const page = readFileSync(fileURLToPath(new URL('../../../FORMAT.md', import.meta.url)), 'utf8')
+  const block = /```js reference-decoder\n([\s\S]*?)```/.exec(page)?.[1]
+  if (block === undefined) throw new Error('FORMAT.md has no reference-decoder block')
+  const imports = [
+    "import { decode, ExtensionCodec } from '@msgpack/msgpack'\n",
+    "import { crc32, inflateRawSync } from 'node:zlib'\n",
+  ]
+  for (const line of imports) expect(block).toContain(line)
+  const body = imports.reduce((code, line) => code.replace(line, ''), block).replace('export function decodeEnvelope', 'function decodeEnvelope')
+  return new Function('decode', 'ExtensionCodec', 'crc32', 'inflateRawSync', `${body}\nreturn decodeEnvelope`)(msgpackDecode, ExtensionCodec, crc32, inflateRawSync)
 }
 
-describe('FORMAT.md reference decoder (@msgpack/msgpack + a few lines)', () => {
-  it('decodes what Stowage writes to the same value', () => {
-    const samples = [
-      ...values.slice(0, 2),
-      { users: { ann: { age: 1, tags: ['x'] }, bob: { age: 2, tags: [] } }, at: new Date(1700000000123), missing: undefined },
-      new Map([['k', [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]]]),
-    ]
-    for (const value of samples) {
-      const bytes = node.encode(value)
-      expect(sameValue(referenceDecode(bytes), node.decode(bytes))).toBeUndefined()
+describe('FORMAT.md reference decoder (@msgpack/msgpack + the lines on the page)', () => {
+  const reference = referenceDecoder()
+  const samples: unknown[] = [
+    ...values.slice(0, 2),
+    { users: { ann: { age: 1, tags: ['x'] }, bob: { age: 2, tags: [] } }, at: new Date(1700000000123), missing: undefined },
+    new Map<unknown, unknown>([['k', [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]], [2n ** 70n, new Set([-(2n ** 64n), 0n])]]),
+    // Shapes: nested objects that repeat, rows with optional fields, a key with lone surrogates.
+    {
+      owner: { login: 'ann', id: 1, url: 'https://x/ann' },
+      repo: { name: 'r', owner: { login: 'bob', id: 2, url: 'https://x/bob' }, topics: ['a\ud800'] },
+      sender: { login: 'ann', id: 1, url: 'https://x/ann' },
+      rows: [{ a: 1, b: 'x' }, { a: 2 }, { a: 3, b: 'y', c: true }, { a: 4 }, { a: 5, b: 'z' }],
+      wide: Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`field_${i}`, i])),
+      odd: { 'a\udc00': 1, plain: 2, more: 3 },
+    },
+    // __proto__ keys: always in a SHAPE, never a map key @msgpack/msgpack would refuse.
+    JSON.parse('{"n": 1, "o": {"__proto__": {"x": 1}, "y": 2}}'),
+  ]
+
+  it('decodes what both platforms write to the same value, with the CRC and metadata checked', () => {
+    for (const api of [node, portable]) {
+      for (const [i, value] of samples.entries()) {
+        const meta = { schemaVersion: 7, freshUntil: 1767225600123 + i }
+        const bytes = api.createCodec().encode(value, meta)
+        const decoded = reference(bytes)
+        expect(sameValue(decoded.value, api.decode(bytes)), `sample ${i}`).toBeUndefined()
+        expect(sameValue(decoded.value, value), `sample ${i}`).toBeUndefined()
+        expect(decoded).toMatchObject(meta)
+      }
     }
+  })
+
+  it('refuses a damaged envelope, as the page says', () => {
+    const bytes = node.encode(samples[0])
+    bytes[bytes.length - 1] = (bytes[bytes.length - 1] as number) ^ 1
+    expect(() => reference(bytes)).toThrow('damaged')
+  })
+
+  it('reads format version 1 envelopes too (CRC over the inflated payload)', () => {
+    expect(reference(fromHex(goldenCompressedV1)).value).toBe('abc'.repeat(100))
   })
 })

@@ -14,25 +14,38 @@ function reachable(entry: string): Map<string, string> {
     seen.set(file, text)
     for (const [, spec] of text.matchAll(/(?:import|export)[^'"]*from\s+'([^']+)'/g)) {
       if (spec!.startsWith('.')) visit(resolve(dirname(file), spec!.replace(/\.js$/, '.ts')))
+      // What a browser bundle gets for the package's `#platform` import (package.json "imports").
+      if (spec === '#platform') visit(join(src, 'codec/platform/portable.ts'))
     }
   }
   visit(join(src, entry))
   return seen
 }
 
-describe('the portable entry is runtime-neutral', () => {
+describe('the entry, with the platform a browser gets, is runtime-neutral', () => {
   const files = reachable('index.ts')
 
-  it('reaches the codec (the scan is not vacuous)', () => {
-    expect([...files.keys()].map((f) => f.slice(src.length + 1))).toEqual(expect.arrayContaining(['encoder.ts', 'decoder.ts', 'compression-portable.ts']))
+  it('reaches the codec and the portable platform (the scan is not vacuous)', () => {
+    expect([...files.keys()].map((f) => f.slice(src.length + 1))).toEqual(
+      expect.arrayContaining(['codec/encoder.ts', 'codec/decoder.ts', 'codec/platform/portable.ts']),
+    )
+    expect([...files.keys()].map((f) => f.slice(src.length + 1))).not.toContain('codec/platform/node.ts')
   })
 
   it('imports no node: module and nothing but fflate from outside', () => {
     for (const [file, text] of files) {
       for (const [, spec] of text.matchAll(/from\s+'([^']+)'/g)) {
-        expect(spec!.startsWith('.') || spec === 'fflate', `${file} imports ${spec}`).toBe(true)
+        expect(spec!.startsWith('.') || spec === 'fflate' || spec === '#platform', `${file} imports ${spec}`).toBe(true)
       }
     }
+  })
+
+  it('maps #platform to the portable file for browsers and by default, to native zlib only on Node', () => {
+    const imports = JSON.parse(readFileSync(join(src, '..', 'package.json'), 'utf8')).imports['#platform']
+    expect(Object.keys(imports)).toStrictEqual(['browser', 'node', 'import', 'require'])
+    expect(imports.browser.import).toBe('./dist/platform-portable.js')
+    expect(imports.import).toBe('./dist/platform-portable.js')
+    expect(imports.node.import).toBe('./dist/platform-node.js')
   })
 
   it('never names Buffer or process', () => {

@@ -1,7 +1,7 @@
 // The Store contract suite. Imports only the Store *type* from core (by path: core's own tests
 // use this package, so a package dependency would be a cycle), and nothing from Node.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { Store } from '../../core/src/store.js'
+import type { Store } from '../../core/src/stores/store.js'
 
 /** Options of {@link describeStoreContract}. */
 export interface StoreContractOptions {

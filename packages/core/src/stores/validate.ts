@@ -1,5 +1,5 @@
-import { StowageErrorCode } from './error-codes.js'
-import { StowageError } from './stowage-error.js'
+import { StowageErrorCode } from '../errors/error-codes.js'
+import { StowageError } from '../errors/stowage-error.js'
 
 /** @throws {StowageError} INVALID_ARGUMENT unless `key` is a non-empty string. */
 export function checkKey(key: unknown): asserts key is string {

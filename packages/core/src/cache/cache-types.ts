@@ -1,8 +1,8 @@
-import type { Codec } from './codec.js'
+import type { Codec } from '../codec/codec.js'
 import type { InvalidationChannel } from './invalidation.js'
-import type { CodecOptions } from './options.js'
-import type { Store } from './store.js'
-import type { StowageError } from './stowage-error.js'
+import type { CodecOptions } from '../codec/options.js'
+import type { Store } from '../stores/store.js'
+import type { StowageError } from '../errors/stowage-error.js'
 
 /**
  * Optional typing of a cache: key patterns (with `*` for any text) mapped to value types.

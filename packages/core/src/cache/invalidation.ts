@@ -1,4 +1,4 @@
-import type { Codec } from './codec.js'
+import type { Codec } from '../codec/codec.js'
 
 /**
  * A channel shared by caches in several processes or tabs (Redis pub/sub, BroadcastChannel):

@@ -14,15 +14,15 @@ import {
   type GetOrSetOptions,
   type MissReason,
 } from './cache-types.js'
-import type { Codec } from './codec.js'
-import { inspect } from './envelope.js'
-import { StowageErrorCode } from './error-codes.js'
+import type { Codec, EncodedEnvelope } from '../codec/codec.js'
+import { inspect } from '../codec/envelope.js'
+import { StowageErrorCode } from '../errors/error-codes.js'
 import { decodeInvalidation, encodeInvalidation, type InvalidationChannel, type InvalidationMessage } from './invalidation.js'
-import { createMemoryStore } from './memory-store.js'
-import type { CodecOptions } from './options.js'
-import type { Store } from './store.js'
-import { StowageError } from './stowage-error.js'
-import { checkKey, checkTtl } from './validate.js'
+import { createMemoryStore } from '../stores/memory-store.js'
+import type { CodecOptions } from '../codec/options.js'
+import type { Store } from '../stores/store.js'
+import { StowageError } from '../errors/stowage-error.js'
+import { checkKey, checkTtl } from '../stores/validate.js'
 
 /** A cache over a {@link Store}: typed values in, compact envelopes stored. See `createCache`. */
 export interface Cache<S extends CacheSchema = CacheSchema> {
@@ -166,14 +166,14 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     checkKey(key)
     const ttl = options?.ttl ?? this.shared.ttl
     checkTtl(ttl)
-    inspect(envelope)
+    const { payloadLength } = inspect(envelope)
     try {
       await this.shared.store.set(this.prefix + key, envelope, { ttl })
     } catch (e) {
       this.writeFailed('set', key, e, false)
       return
     }
-    this.wrote(key, undefined, envelope, false)
+    this.wrote(key, undefined, { bytes: envelope, payloadLength }, false)
     this.changed('set', [{ full: this.prefix + key, bytes: envelope, ttl }])
   }
 
@@ -235,13 +235,13 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     }
     const encoded = await Promise.all(entries.map((e) => this.encode(e.value, undefined)))
     try {
-      await store.setMany(entries.map((e, i) => ({ key: this.prefix + e.key, value: encoded[i] as Uint8Array, ttl: e.ttl ?? this.shared.ttl })))
+      await store.setMany(entries.map((e, i) => ({ key: this.prefix + e.key, value: (encoded[i] as EncodedEnvelope).bytes, ttl: e.ttl ?? this.shared.ttl })))
     } catch (e) {
       this.writeFailed('set', undefined, e, false)
       return
     }
-    entries.forEach((e, i) => this.wrote(e.key, e.value, encoded[i] as Uint8Array))
-    this.changed('set', entries.map((e, i) => ({ full: this.prefix + e.key, bytes: encoded[i], ttl: e.ttl ?? this.shared.ttl })))
+    entries.forEach((e, i) => this.wrote(e.key, e.value, encoded[i] as EncodedEnvelope))
+    this.changed('set', entries.map((e, i) => ({ full: this.prefix + e.key, bytes: (encoded[i] as EncodedEnvelope).bytes, ttl: e.ttl ?? this.shared.ttl })))
   }
 
   async deleteMany(keys: readonly string[]): Promise<number> {
@@ -322,14 +322,14 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
       set: async (field: string, value: V, options?: CacheSetOptions): Promise<void> => {
         const ttl = options?.ttl ?? this.shared.ttl
         checkTtl(ttl)
-        const bytes = await this.encode(value, undefined)
+        const encoded = await this.encode(value, undefined)
         try {
-          await setField.call(store, full, field, bytes, { ttl })
+          await setField.call(store, full, field, encoded.bytes, { ttl })
         } catch (e) {
           this.writeFailed('bundle', label(field), e, false)
           return
         }
-        this.wrote(label(field), value, bytes)
+        this.wrote(label(field), value, encoded)
       },
       getAll: async <T = V>(): Promise<Map<string, T>> => {
         let fields: Map<string, Uint8Array>
@@ -488,30 +488,30 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     this.observer.emit('miss', { namespace: this.namespace, key, reason })
   }
 
-  private encode(value: unknown, freshUntil: number | undefined): Promise<Uint8Array> {
+  private encode(value: unknown, freshUntil: number | undefined): Promise<EncodedEnvelope> {
     const { version } = this.shared
-    return this.shared.codec.encodeAsync(value, { schemaVersion: version === 0 ? undefined : version, freshUntil })
+    return this.shared.codec.encodeEnvelopeAsync(value, { schemaVersion: version === 0 ? undefined : version, freshUntil })
   }
 
   private async write(key: string, value: unknown, ttl: number | undefined, staleFor: number | undefined, operation: CacheOperation, returnAnyway: boolean): Promise<void> {
     const freshUntil = staleFor === undefined || ttl === undefined ? undefined : Math.ceil(Date.now() + ttl)
-    const bytes = await this.encode(value, freshUntil)
+    const encoded = await this.encode(value, freshUntil)
     try {
-      await this.shared.store.set(this.prefix + key, bytes, { ttl: ttl === undefined ? undefined : ttl + (staleFor ?? 0) })
+      await this.shared.store.set(this.prefix + key, encoded.bytes, { ttl: ttl === undefined ? undefined : ttl + (staleFor ?? 0) })
     } catch (e) {
       this.writeFailed(operation, key, e, returnAnyway)
       return
     }
-    this.wrote(key, value, bytes)
-    this.changed('set', [{ full: this.prefix + key, bytes, ttl: ttl === undefined ? undefined : ttl + (staleFor ?? 0) }])
+    this.wrote(key, value, encoded)
+    this.changed('set', [{ full: this.prefix + key, bytes: encoded.bytes, ttl: ttl === undefined ? undefined : ttl + (staleFor ?? 0) }])
   }
 
   // Counts a value written; `hasValue` is false for envelopes stored as they are (no JSON to count).
-  private wrote(key: string, value: unknown, bytes: Uint8Array, hasValue = true): void {
+  private wrote(key: string, value: unknown, { bytes, payloadLength }: EncodedEnvelope, hasValue = true): void {
     const counters = this.observer.counters
     counters.sets++
     counters.bytesStored += bytes.length
-    counters.bytesMsgpack += inspect(bytes).payloadLength
+    counters.bytesMsgpack += payloadLength
     if (hasValue && counters.bytesJson !== undefined) {
       try {
         counters.bytesJson += utf8.encode(JSON.stringify(value) ?? '').length

@@ -1,8 +1,8 @@
 import { createCodecWith, type Codec } from './codec.js'
-import type { CompressionBackend } from './compression.js'
 import type { CodecOptions } from './options.js'
+import type { Platform } from './platform/platform.js'
 
-/** The codec functions, bound to one compression backend (see index.ts and node.ts). */
+/** The codec functions, bound to one platform (see index.ts). */
 export interface CodecApi {
   createCodec(options?: CodecOptions): Codec
   encode(value: unknown, options?: CodecOptions): Uint8Array
@@ -11,19 +11,19 @@ export interface CodecApi {
   decodeAsync<T = unknown>(bytes: Uint8Array, options?: CodecOptions): Promise<T>
 }
 
-/** Binds the codec functions to `backend`. The default codec is made on first use. */
-export function bindApi(backend: CompressionBackend): CodecApi {
+/** Binds the codec functions to `platform`. The default codec is made on first use. */
+export function bindApi(platform: Platform): CodecApi {
   let fallback: Codec | undefined
   // Callers that pass the same options object each time share one codec (and its buffers).
-  const byOptions = new WeakMap<CodecOptions, Codec>()
+  const byOptions = new WeakMap<object, Codec>()
   function codecFor(options: CodecOptions | undefined): Codec {
-    if (options === undefined) return (fallback ??= createCodecWith(backend))
+    if (options === undefined) return (fallback ??= createCodecWith(platform))
     let codec = byOptions.get(options)
-    if (codec === undefined) byOptions.set(options, (codec = createCodecWith(backend, options)))
+    if (codec === undefined) byOptions.set(options, (codec = createCodecWith(platform, options)))
     return codec
   }
   return {
-    createCodec: (options) => createCodecWith(backend, options),
+    createCodec: (options) => createCodecWith(platform, options),
     encode: (value, options) => codecFor(options).encode(value),
     decode: (bytes, options) => codecFor(options).decode(bytes),
     encodeAsync: async (value, options) => codecFor(options).encodeAsync(value),

@@ -1,6 +1,6 @@
-import { StowageErrorCode } from './error-codes.js'
+import { StowageErrorCode } from '../errors/error-codes.js'
 import type { Store, StoreEntry, StoreSetOptions } from './store.js'
-import { StowageError } from './stowage-error.js'
+import { StowageError } from '../errors/stowage-error.js'
 import { checkBytes, checkEntry, checkKey, checkTtl } from './validate.js'
 
 /** Options of {@link createMemoryStore}. */

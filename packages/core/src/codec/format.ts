@@ -1,19 +1,20 @@
 /**
- * The Stowage wire format, version 1 (full description: FORMAT.md at the repository root).
+ * The Stowage wire format, version 2 (full description: FORMAT.md at the repository root).
  *
  * Envelope, all integers big-endian:
  *
  *   offset  size  field
  *   0       1     MAGIC 0xC1 (the one byte MessagePack never uses)
- *   1       1     FORMAT_VERSION (1)
- *   2       1     compression id: 0 none, 1 raw deflate (RFC 1951)
+ *   1       1     FORMAT_VERSION (2; readers also accept 1)
+ *   2       1     compression id: 0 none, 1 raw deflate (RFC 1951), 2 raw deflate with a preset dictionary
  *   3       1     flags: bit 0 = a schema version follows, bit 1 = a fresh-until time follows;
  *                 bits 2-7 reserved, must be 0
  *   4       4     schema version, uint32              (only when flag bit 0 is set)
  *   +       8     fresh until, uint64 ms since epoch  (only when flag bit 1 is set)
+ *   +       4     dictionary id, uint32               (only when compression = 2)
  *   +       4     uncompressed payload length, uint32 (only when compression != 0)
  *   +       4     CRC-32 (zlib's) of every header byte before it, then of the uncompressed payload
- *   +       …     payload: one MessagePack value, deflated when compression = 1
+ *   +       …     payload: one MessagePack value, deflated when compression != 0
  *
  * The payload uses MessagePack application extension types: 0..63 belong to users,
  * 64..127 to Stowage (see ExtType).
@@ -21,13 +22,17 @@
 
 /** First byte of every envelope. 0xC1 is "never used" in MessagePack, so an envelope is never valid msgpack. */
 export const MAGIC = 0xc1
-/** The format version this build writes and the highest it reads. */
-export const FORMAT_VERSION = 1
+/** The format version this build writes. */
+export const FORMAT_VERSION = 2
+/** The oldest format version this build reads. Version 1 is version 2 without SHAPE, SHAPE_REF and dictionaries. */
+export const OLDEST_FORMAT_VERSION = 1
 
 /** Compression ids of the envelope's byte 2. */
 export const CompressionId = {
   NONE: 0,
   DEFLATE_RAW: 1,
+  /** Raw deflate whose window starts primed with a preset dictionary, named by the dictionary id field. */
+  DEFLATE_RAW_DICTIONARY: 2,
 } as const
 
 /** Flag bit: a uint32 schema version follows the fixed header. */
@@ -41,6 +46,8 @@ export const KNOWN_FLAGS = FLAG_SCHEMA_VERSION | FLAG_FRESH_UNTIL
 export const FIXED_HEADER_SIZE = 4
 /** Size of the CRC-32 field. */
 export const CRC_SIZE = 4
+/** The longest header, CRC included: fixed part, schema version, fresh-until, dictionary id, length, CRC. */
+export const MAX_HEADER_SIZE = FIXED_HEADER_SIZE + 4 + 8 + 4 + 4 + CRC_SIZE
 
 /**
  * MessagePack extension types used by Stowage. User extensions take 0..63
@@ -75,6 +82,14 @@ export const ExtType = {
   DICT: 75,
   /** A string with lone surrogates (not valid UTF-8); data is its UTF-16 code units, little-endian. */
   UTF16: 76,
+  /**
+   * First element of a MessagePack array [SHAPE, v0, …, vk-1] that stands for a plain object:
+   * data is the msgpack array of its k keys, which become the next shape id (0, 1, … in order of
+   * appearance within one payload). Format version 2.
+   */
+  SHAPE: 77,
+  /** First element of an array [SHAPE_REF, v0, …, vk-1]: an object with the keys of an earlier SHAPE; data is the shape id, uint8 or uint16. Format version 2. */
+  SHAPE_REF: 78,
 } as const
 
 /** Highest extension type a user extension may take. */
@@ -95,7 +110,11 @@ export const TypedArrayKind = {
   Float16Array: 11,
 } as const
 
-/** Arrays shorter than this are never written as RECORDS or DELTA: the extension header would cost more than it saves. */
+/** Arrays shorter than this are never written as RECORDS: the extension header would cost more than it saves. */
 export const MIN_RECORDS = 2
-/** See {@link MIN_RECORDS}; integer runs shorter than this stay plain arrays. */
+/** Integer runs shorter than this stay plain arrays rather than DELTA. */
 export const MIN_DELTA = 8
+/** Shape ids fit in a uint16 (fixext 2); objects past this many shapes in one value are written as maps. */
+export const MAX_SHAPES = 0x10000
+/** Objects with more keys than this are written as maps: dictionaries keyed by ids, not records. */
+export const MAX_SHAPE_KEYS = 128

@@ -1,8 +1,7 @@
-import type { CompressionLevel } from './compression.js'
-import { StowageErrorCode } from './error-codes.js'
+import { invalidArgument } from '../errors/make.js'
 import type { Extension } from './extension.js'
 import { USER_EXT_MAX } from './format.js'
-import { StowageError } from './stowage-error.js'
+import type { CompressionLevel } from './platform/platform.js'
 
 /** When to deflate a payload: see {@link CodecOptions.compress}. */
 export type CompressMode = 'auto' | 'always' | 'never'
@@ -21,6 +20,8 @@ export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 export const DEFAULT_MAX_DEPTH = 100
 /** The largest {@link CodecOptions.maxBytes}: the envelope stores lengths as uint32. */
 export const MAX_BYTES_LIMIT = 0xffffffff
+/** Default of {@link CodecOptions.maxItems}: 16 Mi array elements and object properties. */
+export const DEFAULT_MAX_ITEMS = 16 * 1024 * 1024
 
 /** Options of {@link createCodec}, {@link encode} and {@link decode}. Every field is optional. */
 export interface CodecOptions {
@@ -44,6 +45,22 @@ export interface CodecOptions {
   readonly maxBytes?: number
   /** How many arrays, objects, Maps, Sets and extensions may nest. Defaults to 100 ({@link DEFAULT_MAX_DEPTH}). */
   readonly maxDepth?: number
+  /**
+   * The most array elements and object properties one value may hold, counted over the whole
+   * value as it is written (a Map or Set counts its entries, RECORDS their columns). Decode refuses
+   * more before allocating them, so a small compressed envelope cannot make the reader build tens
+   * of millions of objects; encode refuses to write what decode would refuse. Defaults to 16 Mi
+   * ({@link DEFAULT_MAX_ITEMS}).
+   */
+  readonly maxItems?: number
+  /**
+   * Preset deflate dictionaries (see `trainDictionary`): small values that share structure with
+   * the dictionary compress far better. The first one is used to write; all of them are used to
+   * read, so keep old ones listed while envelopes written with them may still be read. An
+   * envelope names its dictionary by id (the dictionary's CRC-32); a reader without it refuses the
+   * envelope with UNSUPPORTED_TYPE. Defaults to none.
+   */
+  readonly dictionaries?: readonly Uint8Array[]
   /** Your class extensions; see {@link Extension}. Defaults to none. */
   readonly extensions?: readonly Extension[]
   /** An application schema version (uint32) written into every envelope this codec encodes. Defaults to none. */
@@ -58,13 +75,13 @@ export interface Settled {
   readonly minSavings: number
   readonly maxBytes: number
   readonly maxDepth: number
+  readonly maxItems: number
   readonly extensions: readonly Extension[]
+  readonly dictionaries: readonly Uint8Array[]
   readonly schemaVersion: number | undefined
 }
 
-function invalid(message: string): StowageError {
-  return new StowageError(StowageErrorCode.INVALID_ARGUMENT, message)
-}
+const invalid = invalidArgument
 
 function integerIn(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback
@@ -72,6 +89,32 @@ function integerIn(name: string, value: number | undefined, fallback: number, mi
     throw invalid(`${name} must be an integer from ${min} to ${max}, got ${String(value)}`)
   }
   return value
+}
+
+/** The largest preset dictionary deflate can use: its window. */
+export const MAX_DICTIONARY_SIZE = 32 * 1024
+const MAX_ITEMS_LIMIT = 2 ** 32
+
+function describe(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value
+}
+
+function checkExtensions(extensions: unknown): readonly Extension[] {
+  if (!Array.isArray(extensions)) throw invalid(`extensions must be an array, got ${describe(extensions)}`)
+  const types = new Set<number>()
+  extensions.forEach((ext: unknown, i) => {
+    if (typeof ext !== 'object' || ext === null) throw invalid(`extensions[${i}] must be an object, got ${describe(ext)}`)
+    const { type, class: cls, encode, decode } = ext as Partial<Extension>
+    if (typeof type !== 'number' || !Number.isInteger(type) || type < 0 || type > USER_EXT_MAX) {
+      throw invalid(`extensions[${i}].type must be an integer from 0 to ${USER_EXT_MAX} (64 to 127 are Stowage's), got ${String(type)}`)
+    }
+    if (types.has(type)) throw invalid(`extensions[${i}] uses type ${type}, which another extension already uses`)
+    for (const [name, fn] of [['class', cls], ['encode', encode], ['decode', decode]] as const) {
+      if (typeof fn !== 'function') throw invalid(`extensions[${i}].${name} must be a function, got ${describe(fn)}`)
+    }
+    types.add(type)
+  })
+  return extensions as readonly Extension[]
 }
 
 /**
@@ -88,15 +131,10 @@ export function settle(options: CodecOptions | undefined): Settled {
   if (typeof minSavings !== 'number' || !(minSavings >= 0 && minSavings <= 1)) {
     throw invalid(`minSavings must be a number from 0 to 1, got ${String(minSavings)}`)
   }
-  const extensions = o.extensions ?? []
-  const types = new Set<number>()
-  for (const ext of extensions) {
-    integerIn('extension type', ext?.type, -1, 0, USER_EXT_MAX)
-    if (types.has(ext.type)) throw invalid(`two extensions use type ${ext.type}`)
-    if (typeof ext.class !== 'function' || typeof ext.encode !== 'function' || typeof ext.decode !== 'function') {
-      throw invalid(`extension ${ext.type} needs a class, an encode function and a decode function`)
-    }
-    types.add(ext.type)
+  const extensions = checkExtensions(o.extensions ?? [])
+  const dictionaries = o.dictionaries ?? []
+  if (!Array.isArray(dictionaries) || !dictionaries.every((d) => d instanceof Uint8Array && d.length > 0 && d.length <= MAX_DICTIONARY_SIZE)) {
+    throw invalid(`dictionaries must be an array of non-empty Uint8Arrays of at most ${MAX_DICTIONARY_SIZE} bytes`)
   }
   return {
     compress,
@@ -105,7 +143,9 @@ export function settle(options: CodecOptions | undefined): Settled {
     minSavings,
     maxBytes: integerIn('maxBytes', o.maxBytes, DEFAULT_MAX_BYTES, 1, MAX_BYTES_LIMIT),
     maxDepth: integerIn('maxDepth', o.maxDepth, DEFAULT_MAX_DEPTH, 0, 10_000),
+    maxItems: integerIn('maxItems', o.maxItems, DEFAULT_MAX_ITEMS, 0, MAX_ITEMS_LIMIT),
     extensions,
+    dictionaries,
     schemaVersion: o.schemaVersion === undefined ? undefined : integerIn('schemaVersion', o.schemaVersion, 0, 0, 0xffffffff),
   }
 }

@@ -1,0 +1,300 @@
+// The codec chains the three steps: MessagePack (encoder.ts / decoder.ts), deflate (the platform
+// file), envelope (envelope.ts). Options are settled once, per codec.
+import { StowageErrorCode } from '../errors/error-codes.js'
+import { corrupt, limitExceeded, truncated, unsupportedType } from '../errors/make.js'
+import { StowageError } from '../errors/stowage-error.js'
+import { crc32 as jsCrc32 } from './crc32.js'
+import { Decoder } from './decoder.js'
+import { DepthExceeded, Encoder, Refused } from './encoder.js'
+import { checkCrc, MAX_TIME, readHeader, sealDeflated, sealPayload, storedPayload, type Crc32, type EnvelopeMeta, type Header } from './envelope.js'
+import { hasCycle, pathTo } from './find-path.js'
+import { MAX_HEADER_SIZE } from './format.js'
+import type { InflateFailure, Platform } from './platform/platform.js'
+import { settle, type CodecOptions, type Settled } from './options.js'
+
+/** A codec with its options settled once: the fast way to encode and decode many values. */
+export interface Codec {
+  /** The options in force, defaults filled in. */
+  readonly options: Readonly<Required<Omit<CodecOptions, 'schemaVersion'>>> & { readonly schemaVersion: number | undefined }
+  /**
+   * Encodes a value into a new, exact-length envelope that owns its memory.
+   * @param value - any value of the supported types (see the package README).
+   * @param meta - metadata for this envelope; its `schemaVersion` overrides the codec's. Defaults to none.
+   * @returns the envelope bytes.
+   * @throws {StowageError} UNSUPPORTED_TYPE, CYCLE, LIMIT_EXCEEDED (the message names where in the value), INVALID_ARGUMENT (bad meta).
+   */
+  encode(value: unknown, meta?: EnvelopeMeta): Uint8Array
+  /**
+   * {@link Codec.encode}, also returning the size of the MessagePack payload (before deflate), so
+   * callers that count bytes need not read the header back.
+   * @throws {StowageError} as {@link Codec.encode}.
+   */
+  encodeEnvelope(value: unknown, meta?: EnvelopeMeta): EncodedEnvelope
+  /**
+   * Like {@link Codec.encode}, but large payloads are deflated off the calling thread
+   * (a zlib thread on Node, a worker in browsers). Same bytes as `encode`.
+   * @throws {StowageError} as {@link Codec.encode} (as a rejection).
+   */
+  encodeAsync(value: unknown, meta?: EnvelopeMeta): Promise<Uint8Array>
+  /**
+   * {@link Codec.encodeEnvelope} without blocking on large payloads, as {@link Codec.encodeAsync}.
+   * @throws {StowageError} as {@link Codec.encode} (as a rejection).
+   */
+  encodeEnvelopeAsync(value: unknown, meta?: EnvelopeMeta): Promise<EncodedEnvelope>
+  /**
+   * Decodes an envelope.
+   * @param bytes - an envelope produced by any Stowage codec (format version 1 or 2).
+   * @returns the value, typed as `T` by your assertion (nothing is checked against `T`).
+   * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CHECKSUM_MISMATCH, CORRUPT, LIMIT_EXCEEDED, UNSUPPORTED_TYPE (an unregistered extension, a dictionary this codec lacks), INVALID_ARGUMENT.
+   */
+  decode<T = unknown>(bytes: Uint8Array): T
+  /**
+   * Decodes an envelope and returns its metadata with the value.
+   * @param bytes - an envelope produced by any Stowage codec.
+   * @returns `{ value, schemaVersion, freshUntil }`.
+   * @throws {StowageError} as {@link Codec.decode}.
+   */
+  decodeEnvelope<T = unknown>(bytes: Uint8Array): DecodedEnvelope<T>
+  /**
+   * Like {@link Codec.decode}, but large payloads are inflated without blocking
+   * (zlib's thread on Node, DecompressionStream in browsers).
+   * @throws {StowageError} as {@link Codec.decode} (as a rejection).
+   */
+  decodeAsync<T = unknown>(bytes: Uint8Array): Promise<T>
+  /**
+   * {@link Codec.decodeEnvelope} without blocking on large payloads, as {@link Codec.decodeAsync}.
+   * @throws {StowageError} as {@link Codec.decode} (as a rejection).
+   */
+  decodeEnvelopeAsync<T = unknown>(bytes: Uint8Array): Promise<DecodedEnvelope<T>>
+}
+
+/** An envelope with the size of the MessagePack payload it holds. */
+export interface EncodedEnvelope {
+  readonly bytes: Uint8Array
+  /** Size of the MessagePack payload before deflate. */
+  readonly payloadLength: number
+}
+
+/** A decoded value with the metadata its envelope carried. */
+export interface DecodedEnvelope<T> {
+  readonly value: T
+  readonly schemaVersion: number | undefined
+  readonly freshUntil: number | undefined
+}
+
+interface Dictionary {
+  readonly id: number
+  readonly bytes: Uint8Array
+}
+
+// Below this size the JavaScript CRC table beats the cost of calling into native code.
+const NATIVE_CRC_MIN = 512
+
+function isStackOverflow(e: unknown): boolean {
+  return e instanceof RangeError && /call stack/i.test(e.message)
+}
+
+function inflateError(e: unknown): StowageError {
+  if (StowageError.isInstance(e)) return e
+  const problem = (e as Partial<InflateFailure> | undefined)?.problem
+  const message = e instanceof Error ? e.message : 'the compressed payload is not valid deflate data'
+  if (problem === 'truncated') return truncated(message, e)
+  if (problem === 'trailing-bytes') return corrupt('bytes follow the end of the compressed payload', e)
+  return corrupt(message, e)
+}
+
+class StowageCodec implements Codec {
+  readonly options: Codec['options']
+  private readonly encoder: Encoder
+  private readonly decoder: Decoder
+  private decoderBusy = false
+  private readonly defaultMeta: EnvelopeMeta
+  private readonly crc32: Crc32
+  private readonly dictionaries: readonly Dictionary[]
+
+  constructor(
+    private readonly settings: Settled,
+    private readonly platform: Platform,
+  ) {
+    this.options = Object.freeze({ ...settings })
+    this.defaultMeta = { schemaVersion: settings.schemaVersion }
+    this.encoder = new Encoder(settings, platform)
+    this.decoder = new Decoder(settings, platform)
+    const native = platform.nativeCrc32
+    this.crc32 = native === undefined ? jsCrc32 : (data, crc = 0) => (data.length < NATIVE_CRC_MIN ? jsCrc32(data, crc) : native(data, crc))
+    this.dictionaries = settings.dictionaries.map((bytes) => ({ id: jsCrc32(bytes), bytes }))
+  }
+
+  encode(value: unknown, meta?: EnvelopeMeta): Uint8Array {
+    return this.encodeEnvelope(value, meta).bytes
+  }
+
+  async encodeAsync(value: unknown, meta?: EnvelopeMeta): Promise<Uint8Array> {
+    return (await this.encodeEnvelopeAsync(value, meta)).bytes
+  }
+
+  encodeEnvelope(value: unknown, meta?: EnvelopeMeta): EncodedEnvelope {
+    const settled = this.meta(meta)
+    return this.withPayload(value, (buf, start, end) => this.seal(buf, start, end, settled))
+  }
+
+  async encodeEnvelopeAsync(value: unknown, meta?: EnvelopeMeta): Promise<EncodedEnvelope> {
+    const settled = this.meta(meta)
+    // A payload deflated in this thread is sealed at once; one handed to another thread must
+    // outlive the shared encoder buffer across the await, so it is copied (with room for a header).
+    const sealedOrCopy = this.withPayload(value, (buf, start, end) => {
+      if (!this.wantsDeflate(end - start) || end - start < this.platform.asyncDeflateMin) return this.seal(buf, start, end, settled)
+      const copy = new Uint8Array(MAX_HEADER_SIZE + end - start)
+      copy.set(buf.subarray(start, end), MAX_HEADER_SIZE)
+      return copy
+    })
+    if (!(sealedOrCopy instanceof Uint8Array)) return sealedOrCopy
+    const payload = sealedOrCopy.subarray(MAX_HEADER_SIZE)
+    const dictionary = this.dictionaries[0]
+    const deflated = await this.platform.deflateAsync(payload, this.settings.level, dictionary?.bytes)
+    const bytes = this.keeps(deflated, payload)
+      ? sealDeflated(payload.length, deflated, dictionary?.id, settled, this.crc32)
+      : sealPayload(sealedOrCopy, MAX_HEADER_SIZE, sealedOrCopy.length, settled, this.crc32)
+    return { bytes, payloadLength: payload.length }
+  }
+
+  // Deflates when the policy says so and it pays, then seals; the payload is buf[start..end).
+  private seal(buf: Uint8Array, start: number, end: number, meta: EnvelopeMeta): EncodedEnvelope {
+    const payload = buf.subarray(start, end)
+    if (this.wantsDeflate(payload.length)) {
+      const dictionary = this.dictionaries[0]
+      const deflated = this.platform.deflateSync(payload, this.settings.level, dictionary?.bytes)
+      if (this.keeps(deflated, payload)) return { bytes: sealDeflated(payload.length, deflated, dictionary?.id, meta, this.crc32), payloadLength: payload.length }
+    }
+    return { bytes: sealPayload(buf, start, end, meta, this.crc32), payloadLength: payload.length }
+  }
+
+  decode<T = unknown>(bytes: Uint8Array): T {
+    return this.decodeEnvelope<T>(bytes).value
+  }
+
+  async decodeAsync<T = unknown>(bytes: Uint8Array): Promise<T> {
+    return (await this.decodeEnvelopeAsync<T>(bytes)).value
+  }
+
+  decodeEnvelope<T = unknown>(bytes: Uint8Array): DecodedEnvelope<T> {
+    const { header, stored } = this.opened(bytes)
+    if (header.compression === 'none') return this.read(bytes, header, stored)
+    let payload: Uint8Array
+    try {
+      payload = this.platform.inflateSync(stored, header.payloadLength, this.dictionaryFor(header))
+    } catch (e) {
+      throw inflateError(e)
+    }
+    return this.read(bytes, header, payload)
+  }
+
+  async decodeEnvelopeAsync<T = unknown>(bytes: Uint8Array): Promise<DecodedEnvelope<T>> {
+    const { header, stored } = this.opened(bytes)
+    if (header.compression === 'none') return this.read(bytes, header, stored)
+    let payload: Uint8Array
+    try {
+      payload = await this.platform.inflateAsync(stored, header.payloadLength, this.dictionaryFor(header))
+    } catch (e) {
+      throw inflateError(e)
+    }
+    return this.read(bytes, header, payload)
+  }
+
+  // Header, size limits, and for format version 2 the CRC, all before anything is inflated.
+  private opened(bytes: Uint8Array): { header: Header; stored: Uint8Array } {
+    const header = readHeader(bytes)
+    const stored = storedPayload(bytes, header, this.settings.maxBytes)
+    if (header.formatVersion >= 2 || header.compression === 'none') checkCrc(bytes, header, stored, this.crc32)
+    return { header, stored }
+  }
+
+  private meta(meta: EnvelopeMeta | undefined): EnvelopeMeta {
+    if (meta === undefined) return this.defaultMeta
+    const schemaVersion = meta.schemaVersion ?? this.settings.schemaVersion
+    const { freshUntil } = meta
+    if (schemaVersion !== undefined && !(Number.isInteger(schemaVersion) && schemaVersion >= 0 && schemaVersion <= 0xffffffff)) {
+      throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `schemaVersion must be an integer from 0 to ${0xffffffff}`)
+    }
+    if (freshUntil !== undefined && !(Number.isInteger(freshUntil) && freshUntil >= 0 && freshUntil <= MAX_TIME)) {
+      throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'freshUntil must be a time in whole milliseconds since the epoch')
+    }
+    return { schemaVersion, freshUntil }
+  }
+
+  // Runs `use` on the MessagePack payload while it sits in an encoder's reused buffer, with room
+  // for the longest envelope header before it.
+  private withPayload<R>(value: unknown, use: (buf: Uint8Array, start: number, end: number) => R): R {
+    // An extension's encode function may call this codec again: give that call its own encoder.
+    const encoder = this.encoder.busy ? new Encoder(this.settings, this.platform) : this.encoder
+    encoder.busy = true
+    try {
+      const end = encoder.encode(value, MAX_HEADER_SIZE)
+      return use(encoder.buf, MAX_HEADER_SIZE, end)
+    } catch (e) {
+      throw this.encodeError(e, value)
+    } finally {
+      encoder.busy = false
+      encoder.trim()
+    }
+  }
+
+  private encodeError(e: unknown, value: unknown): StowageError {
+    if (e instanceof Refused) {
+      const path = pathTo(value, e.value)
+      return unsupportedType(path === undefined ? `cannot store the value: ${e.reason}` : `cannot store the value at ${path}: ${e.reason}`)
+    }
+    if (e instanceof DepthExceeded || isStackOverflow(e)) {
+      if (hasCycle(value)) return new StowageError(StowageErrorCode.CYCLE, 'the value refers to itself; Stowage stores trees, not graphs')
+      const path = e instanceof DepthExceeded ? pathTo(value, e.value) : undefined
+      return limitExceeded(`the value is nested deeper than maxDepth (${this.settings.maxDepth})${path === undefined ? '' : ` at ${path}`}`, e instanceof DepthExceeded ? undefined : e)
+    }
+    if (StowageError.isInstance(e)) return e
+    return unsupportedType(`the value could not be encoded: ${String((e as Error)?.message ?? e)}`, e)
+  }
+
+  private wantsDeflate(length: number): boolean {
+    const { compress, compressThreshold } = this.settings
+    return compress === 'always' || (compress === 'auto' && length >= compressThreshold)
+  }
+
+  private keeps(deflated: Uint8Array, payload: Uint8Array): boolean {
+    const { compress, minSavings } = this.settings
+    return compress === 'always' || deflated.length + 4 <= payload.length * (1 - minSavings)
+  }
+
+  private dictionaryFor(header: Header): Uint8Array | undefined {
+    if (header.dictionaryId === undefined) return undefined
+    const found = this.dictionaries.find((d) => d.id === header.dictionaryId)
+    if (found === undefined) {
+      throw unsupportedType(`the envelope was compressed with dictionary ${header.dictionaryId.toString(16).padStart(8, '0')}, which this codec does not have (see the dictionaries option)`)
+    }
+    return found.bytes
+  }
+
+  // Decodes the payload; a version-1 envelope's CRC covers the inflated payload, so it is checked here.
+  private read<T>(bytes: Uint8Array, header: Header, payload: Uint8Array): DecodedEnvelope<T> {
+    if (header.formatVersion === 1 && header.compression !== 'none') checkCrc(bytes, header, payload, this.crc32)
+    const decoder = this.decoderBusy ? new Decoder(this.settings, this.platform) : this.decoder
+    const own = decoder === this.decoder
+    if (own) this.decoderBusy = true
+    try {
+      return { value: decoder.decode(payload) as T, schemaVersion: header.schemaVersion, freshUntil: header.freshUntil }
+    } catch (e) {
+      if (StowageError.isInstance(e)) throw e
+      if (isStackOverflow(e)) throw limitExceeded('the value is nested too deeply to decode', e)
+      throw corrupt(`the value could not be decoded: ${String((e as Error)?.message ?? e)}`, e)
+    } finally {
+      if (own) this.decoderBusy = false
+    }
+  }
+}
+
+/**
+ * Creates a codec for a platform (compression and string helpers). The public entry binds the
+ * platform its `#platform` import condition picks.
+ * @throws {StowageError} INVALID_ARGUMENT for bad options.
+ */
+export function createCodecWith(platform: Platform, options?: CodecOptions): Codec {
+  return new StowageCodec(settle(options), platform)
+}

@@ -1,0 +1,500 @@
+// Reads one MessagePack value with Stowage's extensions (FORMAT.md §2). Every length is checked
+// against the bytes that remain before anything is allocated, nesting is bounded by maxDepth and
+// the number of array elements and map entries by maxItems, so hostile input ends in a
+// StowageError, never a hang, a stack overflow or an out-of-memory abort.
+import { corrupt, limitExceeded, truncated, unsupportedType } from '../errors/make.js'
+import type { Extension } from './extension.js'
+import { ExtType } from './format.js'
+import { KeyCache, MAX_CACHED_KEY } from './key-cache.js'
+import type { Platform } from './platform/platform.js'
+import { define, shapeFor, type ReadNext, type Shape } from './shape-book.js'
+import { readBigint } from './types/bigint.js'
+import { mapFromData, regexpFromData, setFromData } from './types/collections.js'
+import { dictFromData, fromDeltas, rowsFromColumns } from './types/records.js'
+import { readUtf16 } from './types/string.js'
+import { readTimestamp } from './types/timestamp.js'
+import { readTypedArray } from './types/typed-array.js'
+
+/** Settings a {@link Decoder} needs; validated by the codec before they get here. */
+export interface DecoderSettings {
+  readonly maxDepth: number
+  readonly maxItems: number
+  readonly extensions: readonly Extension[]
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+const EMPTY = new Uint8Array(0)
+const EMPTY_WORDS = new Int32Array(0)
+const TWO_32 = 4294967296
+// ASCII strings are cut out of one byte-per-char conversion of a window of the payload: a substring
+// costs a fraction of a call into a UTF-8 decoder per string. A kept string may hold on to its
+// window (V8 shares the characters of substrings of 13+ chars), so windows stay small.
+const WINDOW = 8192
+
+/** Decodes payloads; one instance is reused across calls, so it is not re-entrant (the codec makes another for a nested call). */
+export class Decoder {
+  private bytes: Uint8Array = EMPTY
+  private view: DataView = new DataView(EMPTY.buffer)
+  // The payload as 32-bit words from its first 4-byte-aligned byte (`wordsFrom`), to check four
+  // bytes at a time that a string is ASCII.
+  private words: Int32Array = new Int32Array(0)
+  private wordsFrom = 0
+  private pos = 0
+  private end = 0
+  private depth = 0
+  private items = 0
+  private window = ''
+  private windowStart = 0
+  private windowEnd = 0
+  private readonly shapes: Shape[] = []
+  private readonly keys = new KeyCache()
+  private readonly extensions = new Map<number, Extension>()
+  private readonly next: ReadNext = () => this.value()
+
+  constructor(
+    private readonly settings: DecoderSettings,
+    private readonly platform: Platform,
+  ) {
+    for (const ext of settings.extensions) this.extensions.set(ext.type, ext)
+  }
+
+  /**
+   * Decodes the one value that `bytes` must hold entirely.
+   * @throws {StowageError} CORRUPT, TRUNCATED, LIMIT_EXCEEDED, UNSUPPORTED_TYPE.
+   */
+  decode(input: Uint8Array): unknown {
+    // A Node Buffer's slice() shares memory: read through a plain Uint8Array so bin values are copies.
+    const bytes = input.constructor === Uint8Array ? input : new Uint8Array(input.buffer, input.byteOffset, input.byteLength)
+    this.bytes = bytes
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    this.wordsFrom = (4 - (bytes.byteOffset & 3)) & 3
+    this.words = bytes.length < this.wordsFrom + 4 ? EMPTY_WORDS : new Int32Array(bytes.buffer, bytes.byteOffset + this.wordsFrom, (bytes.length - this.wordsFrom) >> 2)
+    this.pos = 0
+    this.end = bytes.length
+    this.depth = 0
+    this.items = 0
+    this.windowStart = this.windowEnd = 0
+    this.shapes.length = 0
+    try {
+      const value = this.value()
+      if (this.pos !== this.end) throw corrupt(`${this.end - this.pos} unexpected bytes after the value`)
+      return value
+    } finally {
+      this.bytes = EMPTY
+      this.words = EMPTY_WORDS
+      this.window = ''
+      this.shapes.length = 0
+    }
+  }
+
+  private need(n: number): void {
+    if (this.pos + n > this.end) throw truncated('the payload ends in the middle of a value')
+  }
+
+  private count(n: number): void {
+    if ((this.items += n) > this.settings.maxItems) {
+      throw limitExceeded(`the value holds more than maxItems (${this.settings.maxItems}) array elements and object properties`)
+    }
+  }
+
+  private enter(): void {
+    if (++this.depth > this.settings.maxDepth) throw limitExceeded(`the value is nested deeper than maxDepth (${this.settings.maxDepth})`)
+  }
+
+  private value(): unknown {
+    if (this.pos >= this.end) throw truncated('the payload ends in the middle of a value')
+    const b = this.bytes[this.pos++] as number
+    if (b < 0x80) return b
+    if (b < 0x90) return this.map(b & 0x0f)
+    if (b < 0xa0) return this.array(b & 0x0f)
+    if (b < 0xc0) return this.string(b & 0x1f)
+    if (b >= 0xe0) return b - 0x100
+    const view = this.view
+    switch (b) {
+      case 0xc0:
+        return null
+      case 0xc2:
+        return false
+      case 0xc3:
+        return true
+      case 0xc4:
+        return this.bin(this.uint(1))
+      case 0xc5:
+        return this.bin(this.uint(2))
+      case 0xc6:
+        return this.bin(this.uint(4))
+      case 0xc7:
+        return this.ext(this.uint(1))
+      case 0xc8:
+        return this.ext(this.uint(2))
+      case 0xc9:
+        return this.ext(this.uint(4))
+      case 0xca: {
+        this.need(4)
+        const v = view.getFloat32(this.pos)
+        this.pos += 4
+        return v
+      }
+      case 0xcb: {
+        this.need(8)
+        const v = view.getFloat64(this.pos)
+        this.pos += 8
+        return v
+      }
+      case 0xcc:
+        return this.uint(1)
+      case 0xcd:
+        return this.uint(2)
+      case 0xce:
+        return this.uint(4)
+      case 0xcf: {
+        this.need(8)
+        const hi = view.getUint32(this.pos)
+        const lo = view.getUint32(this.pos + 4)
+        this.pos += 8
+        // Beyond 2^53 a number would silently lose digits: return the exact bigint instead.
+        return hi < 0x200000 ? hi * TWO_32 + lo : view.getBigUint64(this.pos - 8)
+      }
+      case 0xd0:
+        this.need(1)
+        return view.getInt8(this.pos++)
+      case 0xd1: {
+        this.need(2)
+        const v = view.getInt16(this.pos)
+        this.pos += 2
+        return v
+      }
+      case 0xd2: {
+        this.need(4)
+        const v = view.getInt32(this.pos)
+        this.pos += 4
+        return v
+      }
+      case 0xd3: {
+        this.need(8)
+        const hi = view.getInt32(this.pos)
+        const lo = view.getUint32(this.pos + 4)
+        this.pos += 8
+        return hi >= -0x200000 && hi < 0x200000 ? hi * TWO_32 + lo : view.getBigInt64(this.pos - 8)
+      }
+      case 0xd4:
+        return this.ext(1)
+      case 0xd5:
+        return this.ext(2)
+      case 0xd6:
+        return this.ext(4)
+      case 0xd7:
+        return this.ext(8)
+      case 0xd8:
+        return this.ext(16)
+      case 0xd9:
+        return this.string(this.uint(1))
+      case 0xda:
+        return this.string(this.uint(2))
+      case 0xdb:
+        return this.string(this.uint(4))
+      case 0xdc:
+        return this.array(this.uint(2))
+      case 0xdd:
+        return this.array(this.uint(4))
+      case 0xde:
+        return this.map(this.uint(2))
+      case 0xdf:
+        return this.map(this.uint(4))
+      default:
+        throw corrupt(`byte 0x${b.toString(16)} is not valid MessagePack`)
+    }
+  }
+
+  private uint(size: 1 | 2 | 4): number {
+    this.need(size)
+    const bytes = this.bytes
+    const p = this.pos
+    this.pos += size
+    if (size === 1) return bytes[p] as number
+    if (size === 2) return ((bytes[p] as number) << 8) | (bytes[p + 1] as number)
+    return this.view.getUint32(p)
+  }
+
+  private array(n: number): unknown {
+    // Every element takes at least one byte: refuse counts the input cannot hold before allocating.
+    this.need(n)
+    this.count(n)
+    this.enter()
+    let out: unknown
+    if (n > 1) {
+      const shape = this.shapeAhead(n - 1)
+      if (shape !== undefined) {
+        out = shape.read(this.next)
+        this.depth--
+        return out
+      }
+    }
+    const items = new Array<unknown>(n)
+    for (let i = 0; i < n; i++) items[i] = this.value()
+    this.depth--
+    return items
+  }
+
+  private map(n: number): Record<string, unknown> {
+    this.need(n * 2)
+    this.count(n)
+    this.enter()
+    const out: Record<string, unknown> = {}
+    for (let i = 0; i < n; i++) {
+      const key = this.key()
+      const value = this.value()
+      if (key === '__proto__') define(out, key, value)
+      else out[key] = value
+    }
+    this.depth--
+    return out
+  }
+
+  // A map key: short str keys come from the key cache; anything else must decode to a string.
+  private key(): string {
+    const b = this.bytes[this.pos] as number
+    let length = -1
+    if (b >= 0xa0 && b < 0xc0) length = b & 0x1f
+    else if (b === 0xd9 && this.pos + 1 < this.end) length = this.bytes[this.pos + 1] as number
+    if (length >= 0 && length <= MAX_CACHED_KEY) {
+      const start = this.pos + (b === 0xd9 ? 2 : 1)
+      if (start + length > this.end) throw truncated('the payload ends in the middle of a value')
+      const known = this.keys.get(this.bytes, start, length)
+      if (known !== undefined) {
+        this.pos = start + length
+        return known
+      }
+      this.pos = start
+      const key = this.string(length)
+      this.keys.set(this.bytes, start, length, key)
+      return key
+    }
+    const key = this.value()
+    if (typeof key !== 'string') throw corrupt('an object key is not a string')
+    return key
+  }
+
+  private string(length: number): string {
+    const start = this.pos
+    const end = start + length
+    if (end > this.end) throw truncated('the payload ends in the middle of a value')
+    this.pos = end
+    if (length === 0) return ''
+    if (length <= WINDOW) {
+      if (this.isAscii(start, end)) {
+        if (start < this.windowStart || end > this.windowEnd) {
+          this.windowStart = start
+          this.windowEnd = Math.max(end, Math.min(this.bytes.length, start + WINDOW))
+          this.window = this.platform.byteString(this.bytes, start, this.windowEnd)
+        }
+        return this.window.substring(start - this.windowStart, end - this.windowStart)
+      }
+    }
+    try {
+      return utf8.decode(this.bytes.subarray(start, end))
+    } catch (e) {
+      throw corrupt('a string is not valid UTF-8', e)
+    }
+  }
+
+  private isAscii(start: number, end: number): boolean {
+    const bytes = this.bytes
+    const from = this.wordsFrom
+    let i = start
+    if (end - start >= 12) {
+      while (((i - from) & 3) !== 0) if ((bytes[i++] as number) >= 0x80) return false
+      const words = this.words
+      const last = (end - from) >> 2
+      for (let w = (i - from) >> 2; w < last; w++) if (((words[w] as number) & 0x80808080) !== 0) return false
+      i = from + last * 4
+    }
+    for (; i < end; i++) if ((bytes[i] as number) >= 0x80) return false
+    return true
+  }
+
+  private bin(length: number): Uint8Array<ArrayBuffer> {
+    this.need(length)
+    const out = this.bytes.slice(this.pos, this.pos + length)
+    this.pos += length
+    return out
+  }
+
+  private ext(length: number): unknown {
+    this.need(1 + length)
+    const type = this.view.getInt8(this.pos)
+    const start = this.pos + 1
+    const end = start + length
+    this.pos = start
+    // Confine the nested read to this extension's bytes.
+    const outerEnd = this.end
+    this.end = end
+    const value = this.extValue(type, length)
+    if (this.pos !== end) throw corrupt(`extension ${type} has ${end - this.pos} bytes its contents do not use`)
+    this.end = outerEnd
+    return value
+  }
+
+  private extValue(type: number, length: number): unknown {
+    const at = this.pos
+    switch (type) {
+      case ExtType.UNDEFINED:
+        if (length !== 1 || this.bytes[at] !== 0) throw corrupt('bad undefined extension')
+        this.pos++
+        return undefined
+      case ExtType.TIMESTAMP:
+        this.pos += length
+        return readTimestamp(this.view, at, length)
+      case ExtType.INVALID_DATE:
+        if (length !== 0) throw corrupt('bad invalid-date extension')
+        return new Date(Number.NaN)
+      case ExtType.BIGINT:
+        this.pos += length
+        return readBigint(this.bytes, at, length)
+      case ExtType.TYPED_ARRAY:
+        this.pos += length
+        return readTypedArray(this.bytes, at, length)
+      case ExtType.ARRAY_BUFFER:
+        return this.bin(length).buffer
+      case ExtType.DATA_VIEW:
+        return new DataView(this.bin(length).buffer)
+      case ExtType.UTF16:
+        this.pos += length
+        return readUtf16(this.bytes, at, length)
+      case ExtType.MAP:
+        return mapFromData(this.nested())
+      case ExtType.SET:
+        return setFromData(this.nested())
+      case ExtType.REGEXP:
+        return regexpFromData(this.nested())
+      case ExtType.DELTA:
+        return fromDeltas(this.nested())
+      case ExtType.DICT:
+        return dictFromData(this.nested(), define)
+      case ExtType.RECORDS:
+        return this.records()
+      case ExtType.SHAPE:
+      case ExtType.SHAPE_REF:
+        throw corrupt('a shape marker outside the first element of an array')
+      default: {
+        const ext = this.extensions.get(type)
+        if (ext === undefined) throw unsupportedType(`the value holds extension type ${type}, which no registered extension handles`)
+        return ext.decode(this.nested())
+      }
+    }
+  }
+
+  // An extension whose data is itself a MessagePack value: one level deeper.
+  private nested(): unknown {
+    this.enter()
+    const value = this.value()
+    this.depth--
+    return value
+  }
+
+  // RECORDS data: [count, keys, column 0, …, column k-1], read field by field so that the count is
+  // checked against maxItems before any column is.
+  private records(): Record<string, unknown>[] {
+    this.enter()
+    this.need(1)
+    const head = this.bytes[this.pos++] as number
+    const fields = (head & 0xf0) === 0x90 ? head & 0x0f : head === 0xdc ? this.uint(2) : head === 0xdd ? this.uint(4) : -1
+    if (fields < 3) throw corrupt('bad records extension')
+    this.count(fields)
+    this.enter()
+    const n = this.value()
+    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw corrupt('bad records extension')
+    this.count(n)
+    const shape = this.keyList(fields - 2)
+    const columns = new Array<unknown>(fields - 2)
+    for (let j = 0; j < columns.length; j++) columns[j] = this.value()
+    this.depth -= 2
+    return rowsFromColumns(shape, n, columns)
+  }
+
+  // The shape whose keys the next value lists (a msgpack array of `k` strings), from the shape
+  // book when these exact bytes were seen before.
+  private keyList(k: number): Shape {
+    const start = this.pos
+    this.skipKeys(k)
+    const end = this.pos
+    this.count(k)
+    return shapeFor(this.platform.byteString(this.bytes, start, end), () => {
+      this.pos = start
+      const keys = new Array<string>(k)
+      const head = this.bytes[this.pos++] as number
+      this.pos += head === 0xdc ? 2 : head === 0xdd ? 4 : 0
+      for (let i = 0; i < k; i++) keys[i] = this.key()
+      this.pos = end
+      return keys
+    })
+  }
+
+  // Moves past an array of `k` keys, checking its header and that each key is a str or UTF16.
+  private skipKeys(k: number): void {
+    this.need(1)
+    const head = this.bytes[this.pos++] as number
+    const length = (head & 0xf0) === 0x90 ? head & 0x0f : head === 0xdc ? this.uint(2) : head === 0xdd ? this.uint(4) : -1
+    if (length !== k) throw corrupt('a list of keys has the wrong length')
+    for (let i = 0; i < k; i++) {
+      this.need(1)
+      const b = this.bytes[this.pos++] as number
+      let size: number
+      if (b >= 0xa0 && b < 0xc0) size = b & 0x1f
+      else if (b === 0xd9) size = this.uint(1)
+      else if (b === 0xda) size = this.uint(2)
+      else if (b === 0xdb) size = this.uint(4)
+      else {
+        this.pos--
+        const key = this.value()
+        if (typeof key !== 'string') throw corrupt('an object key is not a string')
+        continue
+      }
+      this.need(size)
+      this.pos += size
+    }
+  }
+
+  // When the array about to be read starts with a SHAPE or SHAPE_REF marker, reads the marker and
+  // returns the shape of the object the array stands for (its `k` values follow).
+  private shapeAhead(k: number): Shape | undefined {
+    const bytes = this.bytes
+    const p = this.pos
+    const b = bytes[p] as number
+    let type: number
+    let length: number
+    let data: number
+    if (b >= 0xd4 && b <= 0xd8) {
+      type = bytes[p + 1] as number
+      length = 1 << (b - 0xd4)
+      data = p + 2
+    } else if (b === 0xc7) {
+      type = bytes[p + 2] as number
+      length = bytes[p + 1] as number
+      data = p + 3
+    } else if (b === 0xc8) {
+      type = bytes[p + 3] as number
+      length = ((bytes[p + 1] as number) << 8) | (bytes[p + 2] as number)
+      data = p + 4
+    } else return undefined
+    if (type !== ExtType.SHAPE && type !== ExtType.SHAPE_REF) return undefined
+    if (data + length > this.end) throw truncated('the payload ends in the middle of a value')
+    let shape: Shape | undefined
+    if (type === ExtType.SHAPE_REF) {
+      const id = length === 1 ? (bytes[data] as number) : length === 2 ? ((bytes[data] as number) << 8) | (bytes[data + 1] as number) : -1
+      shape = this.shapes[id]
+      if (shape === undefined) throw corrupt('a shape reference to a shape not defined before it')
+      this.pos = data + length
+    } else {
+      this.pos = data
+      const outerEnd = this.end
+      this.end = data + length
+      shape = this.keyList(k)
+      if (this.pos !== this.end) throw corrupt('a shape has bytes its keys do not use')
+      this.end = outerEnd
+      this.shapes.push(shape)
+    }
+    if (shape.keys.length !== k) throw corrupt('an object has more or fewer values than its shape has keys')
+    return shape
+  }
+}

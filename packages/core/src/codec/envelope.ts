@@ -1,0 +1,234 @@
+// The envelope around a MessagePack payload (layout: format.ts and FORMAT.md §1): header, CRC-32,
+// payload, deflated or not. This file owns sealing (header + CRC around a payload) and opening
+// (header checks, the size limits that stop a decompression bomb before inflating, the CRC).
+import { StowageErrorCode } from '../errors/error-codes.js'
+import { corrupt, limitExceeded, truncated } from '../errors/make.js'
+import { StowageError } from '../errors/stowage-error.js'
+import {
+  CompressionId,
+  CRC_SIZE,
+  FIXED_HEADER_SIZE,
+  FLAG_FRESH_UNTIL,
+  FLAG_SCHEMA_VERSION,
+  FORMAT_VERSION,
+  KNOWN_FLAGS,
+  MAGIC,
+  OLDEST_FORMAT_VERSION,
+} from './format.js'
+
+/** Metadata an envelope may carry beside its value. */
+export interface EnvelopeMeta {
+  /** An application schema version, uint32 (see the Cache's `version`). Defaults to none. */
+  readonly schemaVersion?: number
+  /** Until when the value is fresh, in ms since the epoch (stale-while-revalidate). Defaults to none. */
+  readonly freshUntil?: number
+}
+
+/** How an envelope's payload is stored. */
+export type Compression = 'none' | 'deflate-raw' | 'deflate-raw-dictionary'
+
+/** What an envelope's header says; see {@link inspect}. */
+export interface EnvelopeInfo {
+  /** The format version: 2 for everything this build writes, 1 for older envelopes. */
+  readonly formatVersion: number
+  /** How the payload is stored. */
+  readonly compression: Compression
+  /** With `'deflate-raw-dictionary'`: the id (CRC-32) of the preset dictionary the payload needs. */
+  readonly dictionaryId: number | undefined
+  /** The schema version written by the encoder, if any. */
+  readonly schemaVersion: number | undefined
+  /** The fresh-until time written by the encoder, if any (ms since the epoch). */
+  readonly freshUntil: number | undefined
+  /** Size of the MessagePack payload once inflated. */
+  readonly payloadLength: number
+  /** Size of the whole envelope, header included. */
+  readonly byteLength: number
+}
+
+/** A parsed header plus where its parts are. */
+export interface Header extends EnvelopeInfo {
+  /** Header bytes before the CRC. */
+  readonly headerLength: number
+  readonly crc: number
+}
+
+/** CRC-32 (zlib's) of `data`, continuing from `crc`. */
+export type Crc32 = (data: Uint8Array, crc?: number) => number
+
+const TWO_32 = 4294967296
+/** Latest representable fresh-until time; Date's own limit. */
+export const MAX_TIME = 8.64e15
+// Raw deflate expands at most ~1032:1: a larger announced size is a lie, refused before allocating for it.
+const MAX_DEFLATE_RATIO = 1032
+
+function writeUint32(out: Uint8Array, at: number, value: number): void {
+  out[at] = value >>> 24
+  out[at + 1] = value >>> 16
+  out[at + 2] = value >>> 8
+  out[at + 3] = value
+}
+
+function readUint32(bytes: Uint8Array, at: number): number {
+  return (((bytes[at] as number) << 24) | ((bytes[at + 1] as number) << 16) | ((bytes[at + 2] as number) << 8) | (bytes[at + 3] as number)) >>> 0
+}
+
+/** Header length, CRC excluded, for the given choices. */
+export function headerLength(compression: number, meta: EnvelopeMeta): number {
+  return (
+    FIXED_HEADER_SIZE +
+    (meta.schemaVersion === undefined ? 0 : 4) +
+    (meta.freshUntil === undefined ? 0 : 8) +
+    (compression === CompressionId.DEFLATE_RAW_DICTIONARY ? 4 : 0) +
+    (compression === CompressionId.NONE ? 0 : 4)
+  )
+}
+
+// Writes the header (CRC excluded) at `at`; returns its end.
+function writeHeader(out: Uint8Array, at: number, compression: number, payloadLength: number, dictionaryId: number, meta: EnvelopeMeta): number {
+  const { schemaVersion, freshUntil } = meta
+  out[at] = MAGIC
+  out[at + 1] = FORMAT_VERSION
+  out[at + 2] = compression
+  out[at + 3] = (schemaVersion === undefined ? 0 : FLAG_SCHEMA_VERSION) | (freshUntil === undefined ? 0 : FLAG_FRESH_UNTIL)
+  let p = at + FIXED_HEADER_SIZE
+  if (schemaVersion !== undefined) {
+    writeUint32(out, p, schemaVersion)
+    p += 4
+  }
+  if (freshUntil !== undefined) {
+    writeUint32(out, p, Math.floor(freshUntil / TWO_32))
+    writeUint32(out, p + 4, freshUntil >>> 0)
+    p += 8
+  }
+  if (compression === CompressionId.DEFLATE_RAW_DICTIONARY) {
+    writeUint32(out, p, dictionaryId)
+    p += 4
+  }
+  if (compression !== CompressionId.NONE) {
+    writeUint32(out, p, payloadLength)
+    p += 4
+  }
+  return p
+}
+
+/**
+ * Seals an uncompressed payload that sits at `buf[start..end)` with at least a header's room
+ * before it: the header and CRC are written in front of it and the whole is copied out once.
+ * @returns a new, exact-length envelope.
+ */
+export function sealPayload(buf: Uint8Array, start: number, end: number, meta: EnvelopeMeta, crc32: Crc32): Uint8Array {
+  const length = headerLength(CompressionId.NONE, meta)
+  const at = start - length - CRC_SIZE
+  writeHeader(buf, at, CompressionId.NONE, 0, 0, meta)
+  writeUint32(buf, start - CRC_SIZE, crc32(buf.subarray(start, end), crc32(buf.subarray(at, at + length))))
+  const out = new Uint8Array(end - at)
+  out.set(buf.subarray(at, end))
+  return out
+}
+
+/**
+ * Seals a deflated payload of `payloadLength` bytes; the CRC covers the header and `deflated`.
+ * @returns a new, exact-length envelope.
+ */
+export function sealDeflated(payloadLength: number, deflated: Uint8Array, dictionaryId: number | undefined, meta: EnvelopeMeta, crc32: Crc32): Uint8Array {
+  const compression = dictionaryId === undefined ? CompressionId.DEFLATE_RAW : CompressionId.DEFLATE_RAW_DICTIONARY
+  const length = headerLength(compression, meta)
+  const out = new Uint8Array(length + CRC_SIZE + deflated.length)
+  writeHeader(out, 0, compression, payloadLength, dictionaryId ?? 0, meta)
+  writeUint32(out, length, crc32(deflated, crc32(out.subarray(0, length))))
+  out.set(deflated, length + CRC_SIZE)
+  return out
+}
+
+/**
+ * Parses an envelope header.
+ * @throws {StowageError} INVALID_ARGUMENT when `bytes` is not a Uint8Array; BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CORRUPT.
+ */
+export function readHeader(bytes: Uint8Array): Header {
+  if (!(bytes instanceof Uint8Array)) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'decode expects a Uint8Array')
+  if (bytes.length < 1) throw truncated('the envelope ends inside its header')
+  if (bytes[0] !== MAGIC) throw new StowageError(StowageErrorCode.BAD_MAGIC, 'these bytes are not a Stowage envelope (first byte is not 0xC1)')
+  if (bytes.length < FIXED_HEADER_SIZE) throw truncated('the envelope ends inside its header')
+  const formatVersion = bytes[1] as number
+  const compressionId = bytes[2] as number
+  const flags = bytes[3] as number
+  if (formatVersion < OLDEST_FORMAT_VERSION || formatVersion > FORMAT_VERSION) {
+    throw new StowageError(StowageErrorCode.UNSUPPORTED_VERSION, `envelope format version ${formatVersion} is not supported (this build reads ${OLDEST_FORMAT_VERSION} to ${FORMAT_VERSION})`)
+  }
+  const known = formatVersion === 1 ? CompressionId.DEFLATE_RAW : CompressionId.DEFLATE_RAW_DICTIONARY
+  if (compressionId > known) throw new StowageError(StowageErrorCode.UNSUPPORTED_VERSION, `compression id ${compressionId} is not supported`)
+  if ((flags & ~KNOWN_FLAGS) !== 0) throw new StowageError(StowageErrorCode.UNSUPPORTED_VERSION, `envelope flags 0x${flags.toString(16)} are not supported`)
+  const meta = { schemaVersion: flags & FLAG_SCHEMA_VERSION ? 0 : undefined, freshUntil: flags & FLAG_FRESH_UNTIL ? 0 : undefined }
+  const length = headerLength(compressionId, meta)
+  if (bytes.length < length + CRC_SIZE) throw truncated('the envelope ends inside its header')
+  let p = FIXED_HEADER_SIZE
+  let schemaVersion: number | undefined
+  if (meta.schemaVersion !== undefined) {
+    schemaVersion = readUint32(bytes, p)
+    p += 4
+  }
+  let freshUntil: number | undefined
+  if (meta.freshUntil !== undefined) {
+    freshUntil = readUint32(bytes, p) * TWO_32 + readUint32(bytes, p + 4)
+    if (freshUntil > MAX_TIME) throw corrupt('the fresh-until time is out of range')
+    p += 8
+  }
+  let dictionaryId: number | undefined
+  if (compressionId === CompressionId.DEFLATE_RAW_DICTIONARY) {
+    dictionaryId = readUint32(bytes, p)
+    p += 4
+  }
+  const payloadLength = compressionId === CompressionId.NONE ? bytes.length - length - CRC_SIZE : readUint32(bytes, p)
+  return {
+    formatVersion,
+    compression: compressionId === CompressionId.NONE ? 'none' : compressionId === CompressionId.DEFLATE_RAW ? 'deflate-raw' : 'deflate-raw-dictionary',
+    dictionaryId,
+    schemaVersion,
+    freshUntil,
+    payloadLength,
+    byteLength: bytes.length,
+    headerLength: length,
+    crc: readUint32(bytes, length),
+  }
+}
+
+/**
+ * The stored payload (deflated or not) after the header, once its announced size passed the
+ * limits: `maxBytes`, and what deflate could possibly expand the stored bytes to.
+ * @throws {StowageError} LIMIT_EXCEEDED, CORRUPT.
+ */
+export function storedPayload(bytes: Uint8Array, header: Header, maxBytes: number): Uint8Array {
+  if (header.payloadLength > maxBytes) {
+    throw limitExceeded(`the payload is ${header.payloadLength} bytes, more than maxBytes (${maxBytes})`)
+  }
+  const body = bytes.subarray(header.headerLength + CRC_SIZE)
+  if (header.compression !== 'none' && header.payloadLength > body.length * MAX_DEFLATE_RATIO + 64) {
+    throw corrupt('the announced payload size is impossible for its compressed size')
+  }
+  return body
+}
+
+/**
+ * Checks the CRC-32. Format version 2 covers the header and the payload as stored (so any change
+ * to the stored bytes, bytes appended after a deflate stream included, fails before anything is
+ * inflated); version 1 covered the header and the inflated payload, so for it `payload` must be the
+ * inflated payload.
+ * @throws {StowageError} CHECKSUM_MISMATCH.
+ */
+export function checkCrc(bytes: Uint8Array, header: Header, payload: Uint8Array, crc32: Crc32): void {
+  if (crc32(payload, crc32(bytes.subarray(0, header.headerLength))) !== header.crc) {
+    throw new StowageError(StowageErrorCode.CHECKSUM_MISMATCH, 'the envelope is damaged: its CRC-32 does not match')
+  }
+}
+
+/**
+ * Reads what an envelope's header says without decoding or checking its payload.
+ *
+ * @param bytes - an envelope produced by `encode`.
+ * @returns format version, compression, dictionary id, schema version, fresh-until time and sizes.
+ * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CORRUPT, INVALID_ARGUMENT.
+ */
+export function inspect(bytes: Uint8Array): EnvelopeInfo {
+  const { formatVersion, compression, dictionaryId, schemaVersion, freshUntil, payloadLength, byteLength } = readHeader(bytes)
+  return { formatVersion, compression, dictionaryId, schemaVersion, freshUntil, payloadLength, byteLength }
+}

@@ -1,0 +1,46 @@
+/** Raw deflate compression level: 0 stores, 1 is fastest, 9 is smallest. */
+export type CompressionLevel = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9
+
+/** Why an inflate failed; the codec turns it into a StowageError code. */
+export type InflateProblem = 'truncated' | 'corrupt' | 'too-long' | 'trailing-bytes'
+
+/** What a platform file throws when an inflate fails: an Error with a {@link InflateProblem}. */
+export interface InflateFailure extends Error {
+  readonly problem: InflateProblem
+}
+
+/** Builds an {@link InflateFailure}. Platform files import nothing else from core, so they stay one small file each. */
+export function inflateFailure(problem: InflateProblem, message: string, cause?: unknown): InflateFailure {
+  return Object.assign(new Error(message, { cause }), { problem })
+}
+
+/**
+ * What the codec needs from a runtime, chosen by the `#platform` import condition of the package
+ * (platform/node.ts with native zlib on Node, platform/portable.ts with fflate everywhere else).
+ * The two produce bytes the other reads.
+ *
+ * Inflate functions return exactly `expectedLength` bytes or throw an {@link InflateFailure}:
+ * they never produce more than `expectedLength` bytes on the way, and refuse bytes after the end
+ * of the deflate stream.
+ */
+export interface Platform {
+  readonly name: string
+  /** Payloads smaller than this are deflated synchronously even by deflateAsync (the hand-off costs more). */
+  readonly asyncDeflateMin: number
+  deflateSync(data: Uint8Array, level: CompressionLevel, dictionary: Uint8Array | undefined): Uint8Array
+  inflateSync(data: Uint8Array, expectedLength: number, dictionary: Uint8Array | undefined): Uint8Array
+  deflateAsync(data: Uint8Array, level: CompressionLevel, dictionary: Uint8Array | undefined): Promise<Uint8Array>
+  inflateAsync(data: Uint8Array, expectedLength: number, dictionary: Uint8Array | undefined): Promise<Uint8Array>
+  /** A native CRC-32 (zlib's), when the runtime has one; the codec uses it for large inputs. */
+  readonly nativeCrc32: ((data: Uint8Array, crc: number) => number) | undefined
+  /**
+   * `bytes[start..end)` as a string of one UTF-16 code unit per byte, used by the decoder to cut
+   * ASCII strings out of one conversion of a window of the payload. Any single-byte mapping works;
+   * only ASCII ranges are ever read from it.
+   */
+  byteString(bytes: Uint8Array, start: number, end: number): string
+  /** A buffer for the encoder to write into: a Node Buffer on Node (its utf8Write is the fastest string writer there). */
+  alloc(size: number): Uint8Array
+  /** Writes `s` as UTF-8 into `out` (made by {@link Platform.alloc}) at `at`; room for 3 bytes per code unit is ensured. Returns the bytes written. */
+  writeUtf8(out: Uint8Array, s: string, at: number): number
+}

@@ -1,0 +1,62 @@
+// The public functions, bound to the platform the package's `#platform` import condition picks:
+// native zlib on Node, fflate everywhere else. The two write bytes the other reads.
+import { platform } from '#platform'
+import { createCacheWith, type Cache } from './cache/cache.js'
+import type { CacheOptions, CacheSchema } from './cache/cache-types.js'
+import { bindApi } from './codec/api.js'
+import type { Codec } from './codec/codec.js'
+import type { CodecOptions } from './codec/options.js'
+
+const api = bindApi(platform)
+
+/**
+ * Creates a codec whose options are validated once: use it on hot paths.
+ * @param options - see {@link CodecOptions}; every field is optional.
+ * @returns a {@link Codec}.
+ * @throws {StowageError} INVALID_ARGUMENT for a bad option.
+ */
+export const createCodec: (options?: CodecOptions) => Codec = api.createCodec
+
+/**
+ * Encodes a value into a Stowage envelope: MessagePack, deflated when that pays, with a CRC-32.
+ * @param value - plain objects, arrays, strings, numbers, bigint, booleans, null, undefined, Date,
+ *   Map, Set, typed arrays, ArrayBuffer, DataView, RegExp, and classes you registered.
+ * @param options - see {@link CodecOptions}. Pass the same object each time (or use {@link createCodec}) on hot paths.
+ * @returns a new, exact-length Uint8Array that owns its memory.
+ * @throws {StowageError} UNSUPPORTED_TYPE, CYCLE, LIMIT_EXCEEDED (the message names where in the value), INVALID_ARGUMENT.
+ */
+export const encode: (value: unknown, options?: CodecOptions) => Uint8Array = api.encode
+
+/**
+ * Decodes a Stowage envelope.
+ * @param bytes - an envelope from {@link encode} (any Stowage codec, Node or browser, format version 1 or 2).
+ * @param options - `maxBytes`, `maxDepth`, `maxItems`, `extensions` and `dictionaries` apply here.
+ * @returns the value; `T` is your assertion, not a check.
+ * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CHECKSUM_MISMATCH, CORRUPT, LIMIT_EXCEEDED, UNSUPPORTED_TYPE, INVALID_ARGUMENT.
+ */
+export const decode: <T = unknown>(bytes: Uint8Array, options?: CodecOptions) => T = api.decode
+
+/**
+ * {@link encode} without blocking on large payloads: deflate runs in a worker (browsers) or zlib's
+ * thread pool (Node). Produces the same bytes as `encode`.
+ * @throws {StowageError} as {@link encode}, as a rejection.
+ */
+export const encodeAsync: (value: unknown, options?: CodecOptions) => Promise<Uint8Array> = api.encodeAsync
+
+/**
+ * {@link decode} without blocking on large payloads: inflate streams through DecompressionStream
+ * (browsers) or zlib's thread pool (Node). Accepts the same bytes as `decode`.
+ * @throws {StowageError} as {@link decode}, as a rejection.
+ */
+export const decodeAsync: <T = unknown>(bytes: Uint8Array, options?: CodecOptions) => Promise<T> = api.decodeAsync
+
+/**
+ * Creates a cache: typed values in, compact envelopes in a {@link Store} (by default a new memory store).
+ * @param options - see {@link CacheOptions}; every field is optional.
+ * @returns a {@link Cache}; pass a {@link CacheSchema} to type its keys and values.
+ * @throws {StowageError} INVALID_ARGUMENT for a bad option.
+ * @example
+ * const cache = createCache({ store: createMemoryStore(), namespace: 'app', ttl: 60_000 })
+ * const posts = await cache.getOrSet('posts:home', loadPosts, { ttl: 30_000 })
+ */
+export const createCache: <S extends CacheSchema = CacheSchema>(options?: CacheOptions) => Cache<S> = (options) => createCacheWith(api.createCodec, options)
