@@ -17,7 +17,7 @@ import {
 import type { Codec, EncodedEnvelope } from '../codec/codec.js'
 import { inspect } from '../codec/envelope.js'
 import { StowageErrorCode } from '../errors/error-codes.js'
-import { decodeInvalidation, encodeInvalidation, type InvalidationChannel, type InvalidationMessage } from './invalidation.js'
+import { decodeInvalidation, encodeInvalidation, INVALIDATION_CODEC_OPTIONS, splitInvalidation, type InvalidationChannel, type InvalidationMessage } from './invalidation.js'
 import { createMemoryStore } from '../stores/memory-store.js'
 import type { CodecOptions } from '../codec/options.js'
 import type { Store } from '../stores/store.js'
@@ -425,8 +425,9 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
       }
     }
     if (channel) {
-      const message = encodeInvalidation(this.shared.messages, { origin: this.shared.origin, op, keys: entries.map((e) => e.full) })
-      channel.publish(message).catch((e: unknown) => this.failed(op === 'clear' ? 'clear' : op, entries[0]?.full, e))
+      for (const part of splitInvalidation({ origin: this.shared.origin, op, keys: entries.map((e) => e.full) })) {
+        channel.publish(encodeInvalidation(this.shared.messages, part)).catch((e: unknown) => this.failed(op === 'clear' ? 'clear' : op, entries[0]?.full, e))
+      }
     }
   }
 
@@ -572,7 +573,7 @@ export function createCacheWith<S extends CacheSchema>(createCodec: (options?: C
     localTtl,
     channel: options.invalidation,
     origin: Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join(''),
-    messages: createCodec({ compress: 'never' }),
+    messages: createCodec(INVALIDATION_CODEC_OPTIONS),
     unsubscribe: undefined,
   }
   const { local, channel } = shared

@@ -1,4 +1,5 @@
 import type { Codec } from '../codec/codec.js'
+import type { CodecOptions } from '../codec/options.js'
 
 /**
  * A channel shared by caches in several processes or tabs (Redis pub/sub, BroadcastChannel):
@@ -24,12 +25,43 @@ export interface InvalidationMessage {
 
 const VERSION = 1
 
-/** Encodes a message as an envelope of `{ v: 1, origin, op, keys }`. */
+/** At most this many keys go in one message; a bigger batch is announced in several. */
+export const MAX_KEYS_PER_MESSAGE = 4096
+
+/**
+ * Options for the codec that reads and writes invalidation messages. Anyone who can publish on
+ * the channel reaches every subscriber, so the limits are strict: a map of a list of strings
+ * (depth 2), {@link MAX_KEYS_PER_MESSAGE} keys, 8 MiB. A hostile message then costs a subscriber
+ * a millisecond or two to refuse, not seconds. Messages are never deflated.
+ */
+export const INVALIDATION_CODEC_OPTIONS: CodecOptions = Object.freeze({
+  compress: 'never',
+  maxDepth: 2,
+  maxItems: MAX_KEYS_PER_MESSAGE + 8,
+  maxBytes: 8 * 1024 * 1024,
+})
+
+/**
+ * Encodes a message as an envelope of `{ v: 1, origin, op, keys }`. Use a codec made with
+ * {@link INVALIDATION_CODEC_OPTIONS}, and at most {@link MAX_KEYS_PER_MESSAGE} keys (see {@link splitInvalidation}).
+ * @throws {StowageError} LIMIT_EXCEEDED when the message passes the codec's limits.
+ */
 export function encodeInvalidation(codec: Codec, message: InvalidationMessage): Uint8Array {
   return codec.encode({ v: VERSION, origin: message.origin, op: message.op, keys: message.keys })
 }
 
-/** Decodes a message; `undefined` for anything that is not a version-1 message. */
+/** Splits a message into messages of at most {@link MAX_KEYS_PER_MESSAGE} keys each. */
+export function splitInvalidation(message: InvalidationMessage): InvalidationMessage[] {
+  if (message.keys.length <= MAX_KEYS_PER_MESSAGE) return [message]
+  const out: InvalidationMessage[] = []
+  for (let i = 0; i < message.keys.length; i += MAX_KEYS_PER_MESSAGE) out.push({ ...message, keys: message.keys.slice(i, i + MAX_KEYS_PER_MESSAGE) })
+  return out
+}
+
+/**
+ * Decodes a message; `undefined` for anything that is not a version-1 message, including bytes
+ * the codec refuses. Use a codec made with {@link INVALIDATION_CODEC_OPTIONS}.
+ */
 export function decodeInvalidation(codec: Codec, bytes: Uint8Array): InvalidationMessage | undefined {
   let value: unknown
   try {

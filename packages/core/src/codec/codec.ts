@@ -9,8 +9,8 @@ import { DepthExceeded, Encoder, Refused } from './encoder.js'
 import { checkCrc, MAX_TIME, readHeader, sealDeflated, sealPayload, storedPayload, type Crc32, type EnvelopeMeta, type Header } from './envelope.js'
 import { hasCycle, pathTo } from './find-path.js'
 import { MAX_HEADER_SIZE } from './format.js'
-import type { InflateFailure, Platform } from './platform/platform.js'
-import { settle, type CodecOptions, type Settled } from './options.js'
+import type { CompressionLevel, InflateFailure, Platform } from './platform/platform.js'
+import { LARGE_PAYLOAD, LEVEL_BELOW_LARGE, LEVEL_FROM_LARGE, settle, type CodecOptions, type Settled } from './options.js'
 
 /** A codec with its options settled once: the fast way to encode and decode many values. */
 export interface Codec {
@@ -151,7 +151,7 @@ class StowageCodec implements Codec {
     if (!(sealedOrCopy instanceof Uint8Array)) return sealedOrCopy
     const payload = sealedOrCopy.subarray(MAX_HEADER_SIZE)
     const dictionary = this.dictionaries[0]
-    const deflated = await this.platform.deflateAsync(payload, this.settings.level, dictionary?.bytes)
+    const deflated = await this.platform.deflateAsync(payload, this.level(payload.length), dictionary?.bytes)
     const bytes = this.keeps(deflated, payload)
       ? sealDeflated(payload.length, deflated, dictionary?.id, settled, this.crc32)
       : sealPayload(sealedOrCopy, MAX_HEADER_SIZE, sealedOrCopy.length, settled, this.crc32)
@@ -163,7 +163,7 @@ class StowageCodec implements Codec {
     const payload = buf.subarray(start, end)
     if (this.wantsDeflate(payload.length)) {
       const dictionary = this.dictionaries[0]
-      const deflated = this.platform.deflateSync(payload, this.settings.level, dictionary?.bytes)
+      const deflated = this.platform.deflateSync(payload, this.level(payload.length), dictionary?.bytes)
       if (this.keeps(deflated, payload)) return { bytes: sealDeflated(payload.length, deflated, dictionary?.id, meta, this.crc32), payloadLength: payload.length }
     }
     return { bytes: sealPayload(buf, start, end, meta, this.crc32), payloadLength: payload.length }
@@ -251,6 +251,11 @@ class StowageCodec implements Codec {
     }
     if (StowageError.isInstance(e)) return e
     return unsupportedType(`the value could not be encoded: ${String((e as Error)?.message ?? e)}`, e)
+  }
+
+  private level(length: number): CompressionLevel {
+    const { level } = this.settings
+    return level !== 'auto' ? level : length < LARGE_PAYLOAD ? LEVEL_BELOW_LARGE : LEVEL_FROM_LARGE
   }
 
   private wantsDeflate(length: number): boolean {

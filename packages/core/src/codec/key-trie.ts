@@ -93,7 +93,8 @@ export class KeyNode {
 // Keys longer than this never enter the trie (a long key is data, not a field name).
 const MAX_KEY_LENGTH = 256
 // A trie grown past this many nodes (objects used as dictionaries keyed by ids) starts afresh at
-// the next call, so its memory stays bounded.
+// the next call, and within one call it stops growing at four times that, so its memory stays
+// bounded; objects whose keys it does not hold are written as maps.
 const MAX_NODES = 32_768
 
 /** The trie of key sequences of one encoder. */
@@ -117,7 +118,7 @@ export class KeyTrie {
   step(node: KeyNode, key: string): KeyNode | undefined {
     const found = node.next.get(key)
     if (found !== undefined) return found
-    if (key.length > MAX_KEY_LENGTH) return undefined
+    if (key.length > MAX_KEY_LENGTH || this.nodes >= 4 * MAX_NODES) return undefined
     const bytes = encodeKey(key)
     const child = new KeyNode(node, key, bytes, node.count + 1, node.keyBytes + bytes.length)
     node.next.set(key, child)

@@ -8,20 +8,40 @@ export type CompressMode = 'auto' | 'always' | 'never'
 
 /** Default of {@link CodecOptions.compress}. */
 export const DEFAULT_COMPRESS: CompressMode = 'auto'
-/** Default of {@link CodecOptions.level}: the fastest level; higher levels cost 2-5× the time for a few % (apps/bench). */
-export const DEFAULT_LEVEL: CompressionLevel = 1
-/** Default of {@link CodecOptions.compressThreshold}, in bytes of MessagePack; tuned by `pnpm bench` (apps/bench/RESULTS.md). */
-export const DEFAULT_COMPRESS_THRESHOLD = 256
-/** Default of {@link CodecOptions.minSavings}; tuned by `pnpm bench` (apps/bench/RESULTS.md). */
-export const DEFAULT_MIN_SAVINGS = 0.1
+/** Default of {@link CodecOptions.level}: chosen by payload size ({@link LEVEL_BELOW_LARGE}, {@link LEVEL_FROM_LARGE}). */
+export const DEFAULT_LEVEL = 'auto'
+/**
+ * With `level: 'auto'`, the level for payloads under {@link LARGE_PAYLOAD}: caches are read far
+ * more than written, inflate time does not depend on the level, and level 6 is 4–12% smaller
+ * than level 1 at up to twice the deflate time (apps/bench/RESULTS.md, "Compression policy").
+ */
+export const LEVEL_BELOW_LARGE: CompressionLevel = 6
+/** With `level: 'auto'`, the level from {@link LARGE_PAYLOAD} up: there level 6 costs 3–4× level 1's deflate time. */
+export const LEVEL_FROM_LARGE: CompressionLevel = 1
+/** The payload size (bytes of MessagePack) from which `level: 'auto'` deflates at {@link LEVEL_FROM_LARGE}: 1 MiB. */
+export const LARGE_PAYLOAD = 1024 * 1024
+/**
+ * Default of {@link CodecOptions.compressThreshold}, in bytes of MessagePack: below 1 KiB deflate
+ * costs more time than MessagePack itself for a few hundred bytes (apps/bench/RESULTS.md).
+ */
+export const DEFAULT_COMPRESS_THRESHOLD = 1024
+/**
+ * Default of {@link CodecOptions.minSavings}: jemalloc's size classes (Redis's allocator) are
+ * 20–25% apart, so a smaller saving seldom frees any memory, while inflating costs every read.
+ */
+export const DEFAULT_MIN_SAVINGS = 0.2
 /** Default of {@link CodecOptions.maxBytes}: 64 MiB. */
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 /** Default of {@link CodecOptions.maxDepth}. */
 export const DEFAULT_MAX_DEPTH = 100
 /** The largest {@link CodecOptions.maxBytes}: the envelope stores lengths as uint32. */
 export const MAX_BYTES_LIMIT = 0xffffffff
-/** Default of {@link CodecOptions.maxItems}: 16 Mi array elements and object properties. */
-export const DEFAULT_MAX_ITEMS = 16 * 1024 * 1024
+/**
+ * Default of {@link CodecOptions.maxItems}: 4 Mi array elements and object properties. Room for a
+ * million-row table (3.05 Mi for W1-1000000), while the worst value under it (4 Mi empty objects,
+ * deflated to 4 kB) takes about half a second and 140 MB to decode (apps/bench/RESULTS.md).
+ */
+export const DEFAULT_MAX_ITEMS = 4 * 1024 * 1024
 
 /** Options of {@link createCodec}, {@link encode} and {@link decode}. Every field is optional. */
 export interface CodecOptions {
@@ -32,11 +52,14 @@ export interface CodecOptions {
    * Defaults to `'auto'`.
    */
   readonly compress?: CompressMode
-  /** Raw deflate level, 0 (store) to 9 (smallest). Defaults to 1 ({@link DEFAULT_LEVEL}). */
-  readonly level?: CompressionLevel
-  /** With `compress: 'auto'`, payloads smaller than this many bytes are not deflated. Defaults to 256 ({@link DEFAULT_COMPRESS_THRESHOLD}). */
+  /**
+   * Raw deflate level, 0 (store) to 9 (smallest), or `'auto'`: 6 for payloads under 1 MiB, 1 from
+   * there up. Defaults to `'auto'` ({@link DEFAULT_LEVEL}).
+   */
+  readonly level?: CompressionLevel | 'auto'
+  /** With `compress: 'auto'`, payloads smaller than this many bytes are not deflated. Defaults to 1024 ({@link DEFAULT_COMPRESS_THRESHOLD}). */
   readonly compressThreshold?: number
-  /** With `compress: 'auto'`, the deflated form is kept only when it is at least this fraction smaller (0 to 1). Defaults to 0.1 ({@link DEFAULT_MIN_SAVINGS}). */
+  /** With `compress: 'auto'`, the deflated form is kept only when it is at least this fraction smaller (0 to 1). Defaults to 0.2 ({@link DEFAULT_MIN_SAVINGS}). */
   readonly minSavings?: number
   /**
    * The largest MessagePack payload, uncompressed, that encode writes or decode accepts; decode
@@ -49,7 +72,8 @@ export interface CodecOptions {
    * The most array elements and object properties one value may hold, counted over the whole
    * value as it is written (a Map or Set counts its entries, RECORDS their columns). Decode refuses
    * more before allocating them, so a small compressed envelope cannot make the reader build tens
-   * of millions of objects; encode refuses to write what decode would refuse. Defaults to 16 Mi
+   * of millions of objects; encode refuses to write what decode would refuse. Lower it for bytes from
+   * sources you do not trust. Defaults to 4 Mi
    * ({@link DEFAULT_MAX_ITEMS}).
    */
   readonly maxItems?: number
@@ -70,7 +94,7 @@ export interface CodecOptions {
 /** Options after validation, with defaults filled in. */
 export interface Settled {
   readonly compress: CompressMode
-  readonly level: CompressionLevel
+  readonly level: CompressionLevel | 'auto'
   readonly compressThreshold: number
   readonly minSavings: number
   readonly maxBytes: number
@@ -122,6 +146,7 @@ function checkExtensions(extensions: unknown): readonly Extension[] {
  * @throws {StowageError} INVALID_ARGUMENT for an unknown mode, an out-of-range number or a bad extension.
  */
 export function settle(options: CodecOptions | undefined): Settled {
+  if (options !== undefined && options !== null && typeof options !== 'object') throw invalid(`options must be an object, got ${describe(options)}`)
   const o = options ?? {}
   const compress = o.compress ?? DEFAULT_COMPRESS
   if (compress !== 'auto' && compress !== 'always' && compress !== 'never') {
@@ -138,7 +163,7 @@ export function settle(options: CodecOptions | undefined): Settled {
   }
   return {
     compress,
-    level: integerIn('level', o.level, 1, 0, 9) as CompressionLevel,
+    level: o.level === undefined || o.level === 'auto' ? DEFAULT_LEVEL : (integerIn("level ('auto' or)", o.level, 0, 0, 9) as CompressionLevel),
     compressThreshold: integerIn('compressThreshold', o.compressThreshold, DEFAULT_COMPRESS_THRESHOLD, 0, MAX_BYTES_LIMIT),
     minSavings,
     maxBytes: integerIn('maxBytes', o.maxBytes, DEFAULT_MAX_BYTES, 1, MAX_BYTES_LIMIT),

@@ -1,0 +1,111 @@
+import { encode as msgpackEncode } from '@msgpack/msgpack'
+import { describe, expect, it } from 'vitest'
+import { createCodec, ExtType, StowageError, StowageErrorCode } from '../src/index.js'
+import { caught, hex, sealRaw } from './helpers.js'
+import { sameValue } from './same-value.js'
+
+const never = createCodec({ compress: 'never' })
+const payload = (value: unknown) => never.encode(value).subarray(8)
+const user = (login: string, id: number) => ({
+  login,
+  id,
+  avatar_url: `https://avatars.example.com/u/${id}`,
+  url: `https://api.example.com/users/${login}`,
+  html_url: `https://example.com/${login}`,
+  type: 'User',
+  site_admin: false,
+})
+// Counts the SHAPE and SHAPE_REF markers of a payload, as a reader sees them (the first element of an array).
+function markers(bytes: Uint8Array): { shapes: number; refs: number } {
+  let shapes = 0
+  let refs = 0
+  for (let i = 0; i + 2 < bytes.length; i++) {
+    const b = bytes[i] as number
+    if ((b & 0xf0) !== 0x90 && b !== 0xdc) continue
+    const at = i + (b === 0xdc ? 3 : 1)
+    if (bytes[at] === 0xd4 && bytes[at + 1] === ExtType.SHAPE_REF) refs++
+    if (bytes[at] === 0xc7 && bytes[at + 2] === ExtType.SHAPE) shapes++
+  }
+  return { shapes, refs }
+}
+
+describe('shapes: keys once per value for objects that repeat anywhere', () => {
+  it('writes the keys of a nested object that repeats once, then refers to them', () => {
+    const value = { action: 'opened', sender: user('ann', 1), repository: { name: 'r', owner: user('bob', 2) }, assignee: user('cy', 3) }
+    const bytes = payload(value)
+    expect(markers(bytes)).toStrictEqual({ shapes: 1, refs: 1 })
+    // A map, then a SHAPE (the keys again), then a SHAPE_REF: one key set (49 bytes) saved, less the markers.
+    expect(bytes.length).toBeLessThan(msgpackEncode(value).length - 40)
+    expect(sameValue(never.decode(never.encode(value)), value)).toBeUndefined()
+  })
+
+  it('gives rows with optional fields a shape per key set', () => {
+    const rows = Array.from({ length: 60 }, (_, i) => ({ id: i, name: `row ${i}`, ...(i % 3 === 0 ? { note: 'x' } : {}), ...(i % 5 === 0 ? { tags: ['a'] } : {}) }))
+    const bytes = payload(rows)
+    expect(markers(bytes).shapes).toBe(4)
+    expect(bytes.length).toBeLessThan(msgpackEncode(rows).length * 0.75)
+    expect(sameValue(never.decode(never.encode(rows)), rows)).toBeUndefined()
+  })
+
+  it('writes an object of 8 keys or more as a shape at first sight, and small one-off objects as maps', () => {
+    expect(markers(payload({ a1: 1, a2: 2, a3: 3, a4: 4, a5: 5, a6: 6, a7: 7, a8: 8 })).shapes).toBe(1)
+    const token = { userId: 'u_8f3a2c', token: '0123456789abcdef0123456789abcdef', scopes: ['read'], expiresAt: 1767225600000 }
+    expect(hex(payload(token))).toBe(hex(msgpackEncode(token)))
+  })
+
+  it('never uses a shape where a map is smaller', () => {
+    const rows = [{ a: 1 }, { a: 2, b: 2 }, { a: 3 }, { a: 4 }]
+    expect(markers(payload(rows))).toStrictEqual({ shapes: 0, refs: 0 })
+  })
+
+  it('keeps key order, integer-like keys, __proto__ and lone-surrogate keys exact through shapes', () => {
+    const odd = () => JSON.parse('{"b": 1, "2": 2, "a": 3, "1": 4, "__proto__": 5, "\\ud800x": 6}')
+    const value = [odd(), { other: true }, odd(), { other: false }, odd()]
+    const back = never.decode<Array<Record<string, unknown>>>(never.encode(value))
+    expect(sameValue(back, value)).toBeUndefined()
+    expect(Object.keys(back[4] as object)).toStrictEqual(Object.keys(odd()))
+    expect(Object.getPrototypeOf(back[4])).toBe(Object.prototype)
+  })
+
+  it('builds objects the same way before and after a shape is compiled, across calls', () => {
+    const value = Array.from({ length: 30 }, (_, i) => ({ kind: i % 2 ? 'x' : 'y', nested: { p: i, q: [i], r: { s: `${i}` } }, [`k${i % 3}`]: i }))
+    const bytes = never.encode(value)
+    for (let round = 0; round < 5; round++) expect(sameValue(never.decode(bytes), value)).toBeUndefined()
+  })
+
+  it('writes objects of more than 128 keys, and values with more than 65,536 shapes, as maps past the limit', () => {
+    const wide = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`key${i}`, i]))
+    expect(sameValue(never.decode(never.encode([wide, wide, wide])), [wide, wide, wide])).toBeUndefined()
+    const many = Array.from({ length: 70_000 }, (_, i) => ({ [`a${i}`]: i, [`b${i}`]: i, [`c${i}`]: i }))
+    const twice = [...many, ...many]
+    expect(sameValue(never.decode(never.encode(twice)), twice)).toBeUndefined()
+  })
+})
+
+describe('shape markers in hostile bytes', () => {
+  const decode = (payload: number[]) => caught(() => never.decode(sealRaw(new Uint8Array(payload), 2))) as StowageError
+  it('refuses a reference to a shape not defined before it', () => {
+    expect(decode([0x92, 0xd4, ExtType.SHAPE_REF, 0, 1]).code).toBe(StowageErrorCode.CORRUPT)
+    expect(decode([0x92, 0xd5, ExtType.SHAPE_REF, 0xff, 0xff, 1]).code).toBe(StowageErrorCode.CORRUPT)
+  })
+
+  it('refuses an object with more or fewer values than its shape has keys', () => {
+    // [SHAPE(["a", "b"]), 1]: two keys, one value
+    expect(decode([0x92, 0xc7, 5, ExtType.SHAPE, 0x92, 0xa1, 0x61, 0xa1, 0x62, 1]).code).toBe(StowageErrorCode.CORRUPT)
+  })
+
+  it('refuses keys that are not strings, and a marker anywhere but first in an array', () => {
+    expect(decode([0x92, 0xc7, 2, ExtType.SHAPE, 0x91, 0x01, 1]).code).toBe(StowageErrorCode.CORRUPT)
+    expect(decode([0x92, 0x01, 0xd4, ExtType.SHAPE_REF, 0]).code).toBe(StowageErrorCode.CORRUPT)
+    expect(decode([0xd4, ExtType.SHAPE_REF, 0]).code).toBe(StowageErrorCode.CORRUPT)
+  })
+
+  it('refuses a shape marker that runs past its array', () => {
+    expect(decode([0x92, 0xc7, 40, ExtType.SHAPE, 0x91, 0xa1, 0x61]).code).toBe(StowageErrorCode.TRUNCATED)
+  })
+
+  it('reads duplicate keys as a map would: the last value wins', () => {
+    const value = never.decode(sealRaw(new Uint8Array([0x93, 0xc7, 5, ExtType.SHAPE, 0x92, 0xa1, 0x61, 0xa1, 0x61, 1, 2]), 2))
+    expect(value).toStrictEqual({ a: 2 })
+  })
+})
