@@ -1,5 +1,5 @@
 // @stowage/core: what is public, by name. The functions are bound to a platform in functions.ts.
-export { createCache, createCodec, decode, decodeAsync, encode, encodeAsync } from './functions.js'
+export { createCache, createCodec, decode, decodeAsync, encode, encodeAsync, trainDictionary } from './functions.js'
 export type { Cache } from './cache/cache.js'
 export {
   DEFAULT_LOCAL_TTL,
@@ -35,6 +35,7 @@ export { ExtType, FORMAT_VERSION, MAGIC, OLDEST_FORMAT_VERSION, USER_EXT_MAX } f
 export {
   DEFAULT_COMPRESS,
   DEFAULT_COMPRESS_THRESHOLD,
+  DICTIONARY_COMPRESS_THRESHOLD,
   DEFAULT_LEVEL,
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_DEPTH,
@@ -49,6 +50,7 @@ export {
   type CompressMode,
 } from './codec/options.js'
 export type { CompressionLevel } from './codec/platform/platform.js'
+export { DEFAULT_DICTIONARY_SIZE, type TrainOptions } from './codec/train-dictionary.js'
 export { StowageErrorCode } from './errors/error-codes.js'
 export { StowageError, type StowageErrorOptions } from './errors/stowage-error.js'
 export {

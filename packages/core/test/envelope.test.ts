@@ -23,10 +23,22 @@ describe('envelope', () => {
     expect(big.length).toBeLessThan(text.length / 10)
   })
 
-  it('returns an exact-length array that owns its memory', () => {
-    for (const value of [1, text, { big: Array.from({ length: 1000 }, (_, i) => i * i) }]) {
-      const bytes = encode(value)
+  it('returns exact-length arrays that never overlap; large ones own their memory, small ones share a slab', () => {
+    const codec = createCodec()
+    const small = [codec.encode({ a: 1 }), codec.encode('x'.repeat(200)), codec.encode([1, 2, 3])]
+    for (const bytes of small) {
       expect(bytes.constructor).toBe(Uint8Array)
+      expect(bytes.length).toBe(inspect(bytes).byteLength)
+    }
+    // Writing into one small result changes no other.
+    const copies = small.map((b) => b.slice())
+    small[1]!.fill(0)
+    expect(small[0]).toStrictEqual(copies[0])
+    expect(small[2]).toStrictEqual(copies[2])
+    const never = createCodec({ compress: 'never' })
+    for (const value of [text.repeat(2), { big: Array.from({ length: 3000 }, (_, i) => i * i) }, new Uint8Array(8192)]) {
+      const bytes = never.encode(value)
+      expect(bytes.length).toBeGreaterThanOrEqual(4096)
       expect(bytes.byteOffset).toBe(0)
       expect(bytes.buffer.byteLength).toBe(bytes.length)
     }

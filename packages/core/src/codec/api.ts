@@ -1,6 +1,7 @@
 import { createCodecWith, type Codec } from './codec.js'
 import type { CodecOptions } from './options.js'
 import type { Platform } from './platform/platform.js'
+import { trainDictionaryFromPayloads, type TrainOptions } from './train-dictionary.js'
 
 /** The codec functions, bound to one platform (see index.ts). */
 export interface CodecApi {
@@ -9,6 +10,7 @@ export interface CodecApi {
   decode<T = unknown>(bytes: Uint8Array, options?: CodecOptions): T
   encodeAsync(value: unknown, options?: CodecOptions): Promise<Uint8Array>
   decodeAsync<T = unknown>(bytes: Uint8Array, options?: CodecOptions): Promise<T>
+  trainDictionary(samples: readonly unknown[], options?: TrainOptions & Pick<CodecOptions, 'extensions'>): Uint8Array
 }
 
 /** Binds the codec functions to `platform`. The default codec is made on first use. */
@@ -18,6 +20,7 @@ export function bindApi(platform: Platform): CodecApi {
   const byOptions = new WeakMap<object, Codec>()
   function codecFor(options: CodecOptions | undefined): Codec {
     if (options === undefined) return (fallback ??= createCodecWith(platform))
+    if (typeof options !== 'object' || options === null) return createCodecWith(platform, options)
     let codec = byOptions.get(options)
     if (codec === undefined) byOptions.set(options, (codec = createCodecWith(platform, options)))
     return codec
@@ -28,5 +31,11 @@ export function bindApi(platform: Platform): CodecApi {
     decode: (bytes, options) => codecFor(options).decode(bytes),
     encodeAsync: async (value, options) => codecFor(options).encodeAsync(value),
     decodeAsync: async (bytes, options) => codecFor(options).decodeAsync(bytes),
+    trainDictionary: (samples, options) => {
+      if (!Array.isArray(samples)) return trainDictionaryFromPayloads(samples as never, options)
+      // The payloads exactly as this codec writes them (an uncompressed envelope's 8-byte header cut off).
+      const codec = createCodecWith(platform, { compress: 'never', extensions: options?.extensions ?? [] })
+      return trainDictionaryFromPayloads(samples.map((value) => codec.encode(value).subarray(8)), options)
+    },
   }
 }

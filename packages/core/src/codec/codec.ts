@@ -3,7 +3,7 @@
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { corrupt, limitExceeded, truncated, unsupportedType } from '../errors/make.js'
 import { StowageError } from '../errors/stowage-error.js'
-import { crc32 as jsCrc32 } from './crc32.js'
+import { crc32 as jsCrc32, crc32Range } from './crc32.js'
 import { Decoder } from './decoder.js'
 import { DepthExceeded, Encoder, Refused } from './encoder.js'
 import { checkCrc, MAX_TIME, readHeader, sealDeflated, sealPayload, storedPayload, type Crc32, type EnvelopeMeta, type Header } from './envelope.js'
@@ -31,8 +31,9 @@ export interface Codec {
    */
   encodeEnvelope(value: unknown, meta?: EnvelopeMeta): EncodedEnvelope
   /**
-   * Like {@link Codec.encode}, but large payloads are deflated off the calling thread
-   * (a zlib thread on Node, a worker in browsers). Same bytes as `encode`.
+   * Like {@link Codec.encode}, but large payloads are deflated without blocking: in zlib's thread
+   * pool on Node (same bytes as `encode`), by the native CompressionStream in browsers from 256 KiB
+   * of payload (other deflate bytes than `encode`'s fflate; every reader reads both).
    * @throws {StowageError} as {@link Codec.encode} (as a rejection).
    */
   encodeAsync(value: unknown, meta?: EnvelopeMeta): Promise<Uint8Array>
@@ -57,7 +58,7 @@ export interface Codec {
   decodeEnvelope<T = unknown>(bytes: Uint8Array): DecodedEnvelope<T>
   /**
    * Like {@link Codec.decode}, but large payloads are inflated without blocking
-   * (zlib's thread on Node, DecompressionStream in browsers).
+   * (zlib's thread pool on Node, the native DecompressionStream in browsers from 256 KiB of payload).
    * @throws {StowageError} as {@link Codec.decode} (as a rejection).
    */
   decodeAsync<T = unknown>(bytes: Uint8Array): Promise<T>
@@ -87,8 +88,9 @@ interface Dictionary {
   readonly bytes: Uint8Array
 }
 
-// Below this size the JavaScript CRC table beats the cost of calling into native code.
-const NATIVE_CRC_MIN = 512
+// Below this size the JavaScript CRC table beats the cost of calling into native code (measured
+// on Node 20: 144 vs 173 ns at 128 bytes, 281 vs 203 ns at 256).
+const NATIVE_CRC_MIN = 192
 
 function isStackOverflow(e: unknown): boolean {
   return e instanceof RangeError && /call stack/i.test(e.message)
@@ -121,7 +123,10 @@ class StowageCodec implements Codec {
     this.encoder = new Encoder(settings, platform)
     this.decoder = new Decoder(settings, platform)
     const native = platform.nativeCrc32
-    this.crc32 = native === undefined ? jsCrc32 : (data, crc = 0) => (data.length < NATIVE_CRC_MIN ? jsCrc32(data, crc) : native(data, crc))
+    this.crc32 =
+      native === undefined
+        ? crc32Range
+        : (data, start, end, crc = 0) => (end - start < NATIVE_CRC_MIN ? crc32Range(data, start, end, crc) : native(start === 0 && end === data.length ? data : data.subarray(start, end), crc))
     this.dictionaries = settings.dictionaries.map((bytes) => ({ id: jsCrc32(bytes), bytes }))
   }
 
@@ -178,7 +183,8 @@ class StowageCodec implements Codec {
   }
 
   decodeEnvelope<T = unknown>(bytes: Uint8Array): DecodedEnvelope<T> {
-    const { header, stored } = this.opened(bytes)
+    const header = readHeader(bytes)
+    const stored = this.opened(bytes, header)
     if (header.compression === 'none') return this.read(bytes, header, stored)
     let payload: Uint8Array
     try {
@@ -190,7 +196,8 @@ class StowageCodec implements Codec {
   }
 
   async decodeEnvelopeAsync<T = unknown>(bytes: Uint8Array): Promise<DecodedEnvelope<T>> {
-    const { header, stored } = this.opened(bytes)
+    const header = readHeader(bytes)
+    const stored = this.opened(bytes, header)
     if (header.compression === 'none') return this.read(bytes, header, stored)
     let payload: Uint8Array
     try {
@@ -201,12 +208,12 @@ class StowageCodec implements Codec {
     return this.read(bytes, header, payload)
   }
 
-  // Header, size limits, and for format version 2 the CRC, all before anything is inflated.
-  private opened(bytes: Uint8Array): { header: Header; stored: Uint8Array } {
-    const header = readHeader(bytes)
+  // The stored payload once its size passed the limits and, for format version 2, its CRC: all
+  // before anything is inflated.
+  private opened(bytes: Uint8Array, header: Header): Uint8Array {
     const stored = storedPayload(bytes, header, this.settings.maxBytes)
     if (header.formatVersion >= 2 || header.compression === 'none') checkCrc(bytes, header, stored, this.crc32)
-    return { header, stored }
+    return stored
   }
 
   private meta(meta: EnvelopeMeta | undefined): EnvelopeMeta {

@@ -24,17 +24,26 @@ export interface DecoderSettings {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 const EMPTY = new Uint8Array(0)
+// Floats are read through these 8 bytes (in the machine's byte order) rather than a DataView per
+// payload: making a view costs more than decoding a small value's numbers.
+const SCRATCH = new Uint8Array(8)
+const SCRATCH_F32 = new Float32Array(SCRATCH.buffer, 0, 1)
+const SCRATCH_F64 = new Float64Array(SCRATCH.buffer)
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
 const EMPTY_WORDS = new Int32Array(0)
 const TWO_32 = 4294967296
 // ASCII strings are cut out of one byte-per-char conversion of a window of the payload: a substring
 // costs a fraction of a call into a UTF-8 decoder per string. A kept string may hold on to its
 // window (V8 shares the characters of substrings of 13+ chars), so windows stay small.
 const WINDOW = 8192
+// Strings from this length up are checked for ASCII four bytes at a time (through an Int32Array
+// view of the payload, made once per payload); shorter ones byte by byte.
+const WORDWISE = 48
 
 /** Decodes payloads; one instance is reused across calls, so it is not re-entrant (the codec makes another for a nested call). */
 export class Decoder {
   private bytes: Uint8Array = EMPTY
-  private view: DataView = new DataView(EMPTY.buffer)
+  private dataView: DataView | undefined
   // The payload as 32-bit words from its first 4-byte-aligned byte (`wordsFrom`), to check four
   // bytes at a time that a string is ASCII.
   private words: Int32Array = new Int32Array(0)
@@ -66,15 +75,13 @@ export class Decoder {
     // A Node Buffer's slice() shares memory: read through a plain Uint8Array so bin values are copies.
     const bytes = input.constructor === Uint8Array ? input : new Uint8Array(input.buffer, input.byteOffset, input.byteLength)
     this.bytes = bytes
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-    this.wordsFrom = (4 - (bytes.byteOffset & 3)) & 3
-    this.words = bytes.length < this.wordsFrom + 4 ? EMPTY_WORDS : new Int32Array(bytes.buffer, bytes.byteOffset + this.wordsFrom, (bytes.length - this.wordsFrom) >> 2)
+    this.dataView = undefined // made on first use: small values often need none
+    this.words = EMPTY_WORDS // made on the first long string, so small values do not pay for it
     this.pos = 0
     this.end = bytes.length
     this.depth = 0
     this.items = 0
     this.windowStart = this.windowEnd = 0
-    this.shapes.length = 0
     try {
       const value = this.value()
       if (this.pos !== this.end) throw corrupt(`${this.end - this.pos} unexpected bytes after the value`)
@@ -83,8 +90,12 @@ export class Decoder {
       this.bytes = EMPTY
       this.words = EMPTY_WORDS
       this.window = ''
-      this.shapes.length = 0
+      if (this.shapes.length > 0) this.shapes.length = 0
     }
+  }
+
+  private get view(): DataView {
+    return (this.dataView ??= new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength))
   }
 
   private need(n: number): void {
@@ -109,7 +120,6 @@ export class Decoder {
     if (b < 0xa0) return this.array(b & 0x0f)
     if (b < 0xc0) return this.string(b & 0x1f)
     if (b >= 0xe0) return b - 0x100
-    const view = this.view
     switch (b) {
       case 0xc0:
         return null
@@ -129,18 +139,14 @@ export class Decoder {
         return this.ext(this.uint(2))
       case 0xc9:
         return this.ext(this.uint(4))
-      case 0xca: {
+      case 0xca:
         this.need(4)
-        const v = view.getFloat32(this.pos)
-        this.pos += 4
-        return v
-      }
-      case 0xcb: {
+        this.scratch(4)
+        return SCRATCH_F32[0]
+      case 0xcb:
         this.need(8)
-        const v = view.getFloat64(this.pos)
-        this.pos += 8
-        return v
-      }
+        this.scratch(8)
+        return SCRATCH_F64[0]
       case 0xcc:
         return this.uint(1)
       case 0xcd:
@@ -149,33 +155,33 @@ export class Decoder {
         return this.uint(4)
       case 0xcf: {
         this.need(8)
-        const hi = view.getUint32(this.pos)
-        const lo = view.getUint32(this.pos + 4)
+        const hi = this.uint32At(this.pos)
+        const lo = this.uint32At(this.pos + 4)
         this.pos += 8
         // Beyond 2^53 a number would silently lose digits: return the exact bigint instead.
-        return hi < 0x200000 ? hi * TWO_32 + lo : view.getBigUint64(this.pos - 8)
+        return hi < 0x200000 ? hi * TWO_32 + lo : this.view.getBigUint64(this.pos - 8)
       }
       case 0xd0:
         this.need(1)
-        return view.getInt8(this.pos++)
+        return ((this.bytes[this.pos++] as number) << 24) >> 24
       case 0xd1: {
         this.need(2)
-        const v = view.getInt16(this.pos)
+        const v = ((((this.bytes[this.pos] as number) << 8) | (this.bytes[this.pos + 1] as number)) << 16) >> 16
         this.pos += 2
         return v
       }
       case 0xd2: {
         this.need(4)
-        const v = view.getInt32(this.pos)
+        const v = this.uint32At(this.pos) | 0
         this.pos += 4
         return v
       }
       case 0xd3: {
         this.need(8)
-        const hi = view.getInt32(this.pos)
-        const lo = view.getUint32(this.pos + 4)
+        const hi = this.uint32At(this.pos) | 0
+        const lo = this.uint32At(this.pos + 4)
         this.pos += 8
-        return hi >= -0x200000 && hi < 0x200000 ? hi * TWO_32 + lo : view.getBigInt64(this.pos - 8)
+        return hi >= -0x200000 && hi < 0x200000 ? hi * TWO_32 + lo : this.view.getBigInt64(this.pos - 8)
       }
       case 0xd4:
         return this.ext(1)
@@ -213,7 +219,21 @@ export class Decoder {
     this.pos += size
     if (size === 1) return bytes[p] as number
     if (size === 2) return ((bytes[p] as number) << 8) | (bytes[p + 1] as number)
-    return this.view.getUint32(p)
+    return this.uint32At(p)
+  }
+
+  private uint32At(p: number): number {
+    const bytes = this.bytes
+    return (((bytes[p] as number) << 24) | ((bytes[p + 1] as number) << 16) | ((bytes[p + 2] as number) << 8) | (bytes[p + 3] as number)) >>> 0
+  }
+
+  // Copies the next `size` big-endian bytes into SCRATCH in machine order and moves past them.
+  private scratch(size: 4 | 8): void {
+    const bytes = this.bytes
+    const p = this.pos
+    if (LITTLE_ENDIAN) for (let i = 0; i < size; i++) SCRATCH[i] = bytes[p + size - 1 - i] as number
+    else for (let i = 0; i < size; i++) SCRATCH[i] = bytes[p + i] as number
+    this.pos = p + size
   }
 
   private array(n: number): unknown {
@@ -298,11 +318,18 @@ export class Decoder {
     }
   }
 
+  private makeWords(): void {
+    const bytes = this.bytes
+    this.wordsFrom = (4 - (bytes.byteOffset & 3)) & 3
+    this.words = new Int32Array(bytes.buffer, bytes.byteOffset + this.wordsFrom, (bytes.length - this.wordsFrom) >> 2)
+  }
+
   private isAscii(start: number, end: number): boolean {
     const bytes = this.bytes
+    if (end - start >= WORDWISE && this.words === EMPTY_WORDS) this.makeWords()
     const from = this.wordsFrom
     let i = start
-    if (end - start >= 12) {
+    if (end - start >= WORDWISE) {
       while (((i - from) & 3) !== 0) if ((bytes[i++] as number) >= 0x80) return false
       const words = this.words
       const last = (end - from) >> 2
@@ -322,7 +349,7 @@ export class Decoder {
 
   private ext(length: number): unknown {
     this.need(1 + length)
-    const type = this.view.getInt8(this.pos)
+    const type = ((this.bytes[this.pos] as number) << 24) >> 24
     const start = this.pos + 1
     const end = start + length
     this.pos = start

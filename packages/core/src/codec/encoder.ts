@@ -23,9 +23,9 @@ export interface EncoderSettings {
 }
 
 // Strings this short are written by a plain loop: below it, a call into the runtime's UTF-8 writer
-// costs more than the loop, even when a Redis client has slowed String.prototype.charCodeAt
-// (see apps/bench/RESULTS.md, "What each encoder change bought").
-const SHORT_STRING = 8
+// (~100 ns) costs more than the loop, even when a Redis client has slowed
+// String.prototype.charCodeAt (see apps/bench/RESULTS.md, "What each encoder change bought").
+const SHORT_STRING = 16
 // Above this many chars a string is encoded on its own first, so a huge string does not reserve
 // three bytes per char in the output buffer.
 const HUGE_STRING = 1 << 20
@@ -61,6 +61,9 @@ export class Encoder {
   /** The output buffer; the payload of the last call is `buf[start..pos)`. */
   buf: Uint8Array
   pos = 0
+  // The same memory as the platform allocated it (a Node Buffer), for its UTF-8 writer only: a
+  // Buffer's subarray() builds a Buffer, far slower than a plain Uint8Array's.
+  private sink: Uint8Array
   busy = false
   private view: DataView
   private depth = 0
@@ -75,7 +78,8 @@ export class Encoder {
     private readonly settings: EncoderSettings,
     private readonly platform: Platform,
   ) {
-    this.buf = platform.alloc(INITIAL_BUFFER)
+    this.sink = platform.alloc(INITIAL_BUFFER)
+    this.buf = new Uint8Array(this.sink.buffer, this.sink.byteOffset, this.sink.byteLength)
     this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength)
     this.root = this.trie.begin()
   }
@@ -103,8 +107,10 @@ export class Encoder {
   }
 
   private resize(size: number): void {
-    const next = this.platform.alloc(size)
+    const sink = this.platform.alloc(size)
+    const next = new Uint8Array(sink.buffer, sink.byteOffset, sink.byteLength)
     next.set(this.buf.subarray(0, Math.min(this.pos, size)))
+    this.sink = sink
     this.buf = next
     this.view = new DataView(next.buffer, next.byteOffset, next.byteLength)
   }
@@ -523,7 +529,7 @@ export class Encoder {
         buf[p++] = c
       }
       if (p >= 0) {
-        buf[start] = 0xa0 | n
+        buf[start] = 0xa0 | n // n < 32: a fixstr
         this.pos = p
         return
       }
@@ -533,7 +539,7 @@ export class Encoder {
     const start = this.pos
     // Most strings are ASCII: reserve the header for n bytes, move the bytes if it must grow.
     const reserved = strHeaderSize(n)
-    const written = this.platform.writeUtf8(this.buf, s, start + reserved)
+    const written = this.platform.writeUtf8(this.sink, s, start + reserved)
     if (written !== n && !isWellFormed(s)) return this.raw(utf16Bytes(s))
     const header = strHeaderSize(written)
     if (header !== reserved) this.buf.copyWithin(start + header, start + reserved, start + reserved + written)

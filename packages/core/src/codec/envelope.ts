@@ -15,6 +15,7 @@ import {
   MAGIC,
   OLDEST_FORMAT_VERSION,
 } from './format.js'
+import { take } from './pool.js'
 
 /** Metadata an envelope may carry beside its value. */
 export interface EnvelopeMeta {
@@ -52,8 +53,8 @@ export interface Header extends EnvelopeInfo {
   readonly crc: number
 }
 
-/** CRC-32 (zlib's) of `data`, continuing from `crc`. */
-export type Crc32 = (data: Uint8Array, crc?: number) => number
+/** CRC-32 (zlib's) of `data[start..end)`, continuing from `crc`. */
+export type Crc32 = (data: Uint8Array, start: number, end: number, crc?: number) => number
 
 const TWO_32 = 4294967296
 /** Latest representable fresh-until time; Date's own limit. */
@@ -114,28 +115,28 @@ function writeHeader(out: Uint8Array, at: number, compression: number, payloadLe
 /**
  * Seals an uncompressed payload that sits at `buf[start..end)` with at least a header's room
  * before it: the header and CRC are written in front of it and the whole is copied out once.
- * @returns a new, exact-length envelope.
+ * @returns a new, exact-length envelope (a view into a shared slab when small: see pool.ts).
  */
 export function sealPayload(buf: Uint8Array, start: number, end: number, meta: EnvelopeMeta, crc32: Crc32): Uint8Array {
   const length = headerLength(CompressionId.NONE, meta)
   const at = start - length - CRC_SIZE
   writeHeader(buf, at, CompressionId.NONE, 0, 0, meta)
-  writeUint32(buf, start - CRC_SIZE, crc32(buf.subarray(start, end), crc32(buf.subarray(at, at + length))))
-  const out = new Uint8Array(end - at)
+  writeUint32(buf, start - CRC_SIZE, crc32(buf, start, end, crc32(buf, at, at + length)))
+  const out = take(end - at)
   out.set(buf.subarray(at, end))
   return out
 }
 
 /**
  * Seals a deflated payload of `payloadLength` bytes; the CRC covers the header and `deflated`.
- * @returns a new, exact-length envelope.
+ * @returns a new, exact-length envelope (a view into a shared slab when small: see pool.ts).
  */
 export function sealDeflated(payloadLength: number, deflated: Uint8Array, dictionaryId: number | undefined, meta: EnvelopeMeta, crc32: Crc32): Uint8Array {
   const compression = dictionaryId === undefined ? CompressionId.DEFLATE_RAW : CompressionId.DEFLATE_RAW_DICTIONARY
   const length = headerLength(compression, meta)
-  const out = new Uint8Array(length + CRC_SIZE + deflated.length)
+  const out = take(length + CRC_SIZE + deflated.length)
   writeHeader(out, 0, compression, payloadLength, dictionaryId ?? 0, meta)
-  writeUint32(out, length, crc32(deflated, crc32(out.subarray(0, length))))
+  writeUint32(out, length, crc32(deflated, 0, deflated.length, crc32(out, 0, length)))
   out.set(deflated, length + CRC_SIZE)
   return out
 }
@@ -158,17 +159,23 @@ export function readHeader(bytes: Uint8Array): Header {
   const known = formatVersion === 1 ? CompressionId.DEFLATE_RAW : CompressionId.DEFLATE_RAW_DICTIONARY
   if (compressionId > known) throw new StowageError(StowageErrorCode.UNSUPPORTED_VERSION, `compression id ${compressionId} is not supported`)
   if ((flags & ~KNOWN_FLAGS) !== 0) throw new StowageError(StowageErrorCode.UNSUPPORTED_VERSION, `envelope flags 0x${flags.toString(16)} are not supported`)
-  const meta = { schemaVersion: flags & FLAG_SCHEMA_VERSION ? 0 : undefined, freshUntil: flags & FLAG_FRESH_UNTIL ? 0 : undefined }
-  const length = headerLength(compressionId, meta)
+  const hasSchema = (flags & FLAG_SCHEMA_VERSION) !== 0
+  const hasFresh = (flags & FLAG_FRESH_UNTIL) !== 0
+  const length =
+    FIXED_HEADER_SIZE +
+    (hasSchema ? 4 : 0) +
+    (hasFresh ? 8 : 0) +
+    (compressionId === CompressionId.DEFLATE_RAW_DICTIONARY ? 4 : 0) +
+    (compressionId === CompressionId.NONE ? 0 : 4)
   if (bytes.length < length + CRC_SIZE) throw truncated('the envelope ends inside its header')
   let p = FIXED_HEADER_SIZE
   let schemaVersion: number | undefined
-  if (meta.schemaVersion !== undefined) {
+  if (hasSchema) {
     schemaVersion = readUint32(bytes, p)
     p += 4
   }
   let freshUntil: number | undefined
-  if (meta.freshUntil !== undefined) {
+  if (hasFresh) {
     freshUntil = readUint32(bytes, p) * TWO_32 + readUint32(bytes, p + 4)
     if (freshUntil > MAX_TIME) throw corrupt('the fresh-until time is out of range')
     p += 8
@@ -216,7 +223,7 @@ export function storedPayload(bytes: Uint8Array, header: Header, maxBytes: numbe
  * @throws {StowageError} CHECKSUM_MISMATCH.
  */
 export function checkCrc(bytes: Uint8Array, header: Header, payload: Uint8Array, crc32: Crc32): void {
-  if (crc32(payload, crc32(bytes.subarray(0, header.headerLength))) !== header.crc) {
+  if (crc32(payload, 0, payload.length, crc32(bytes, 0, header.headerLength)) !== header.crc) {
     throw new StowageError(StowageErrorCode.CHECKSUM_MISMATCH, 'the envelope is damaged: its CRC-32 does not match')
   }
 }

@@ -26,6 +26,11 @@ export const LARGE_PAYLOAD = 1024 * 1024
  */
 export const DEFAULT_COMPRESS_THRESHOLD = 1024
 /**
+ * Default of {@link CodecOptions.compressThreshold} for a codec with `dictionaries`: a preset
+ * dictionary makes even a 100-byte value deflate to about half (apps/bench/RESULTS.md, "Dictionaries").
+ */
+export const DICTIONARY_COMPRESS_THRESHOLD = 64
+/**
  * Default of {@link CodecOptions.minSavings}: jemalloc's size classes (Redis's allocator) are
  * 20–25% apart, so a smaller saving seldom frees any memory, while inflating costs every read.
  */
@@ -57,7 +62,10 @@ export interface CodecOptions {
    * there up. Defaults to `'auto'` ({@link DEFAULT_LEVEL}).
    */
   readonly level?: CompressionLevel | 'auto'
-  /** With `compress: 'auto'`, payloads smaller than this many bytes are not deflated. Defaults to 1024 ({@link DEFAULT_COMPRESS_THRESHOLD}). */
+  /**
+   * With `compress: 'auto'`, payloads smaller than this many bytes are not deflated. Defaults to
+   * 1024 ({@link DEFAULT_COMPRESS_THRESHOLD}), or 64 with `dictionaries` ({@link DICTIONARY_COMPRESS_THRESHOLD}).
+   */
   readonly compressThreshold?: number
   /** With `compress: 'auto'`, the deflated form is kept only when it is at least this fraction smaller (0 to 1). Defaults to 0.2 ({@link DEFAULT_MIN_SAVINGS}). */
   readonly minSavings?: number
@@ -164,7 +172,7 @@ export function settle(options: CodecOptions | undefined): Settled {
   return {
     compress,
     level: o.level === undefined || o.level === 'auto' ? DEFAULT_LEVEL : (integerIn("level ('auto' or)", o.level, 0, 0, 9) as CompressionLevel),
-    compressThreshold: integerIn('compressThreshold', o.compressThreshold, DEFAULT_COMPRESS_THRESHOLD, 0, MAX_BYTES_LIMIT),
+    compressThreshold: integerIn('compressThreshold', o.compressThreshold, dictionaries.length > 0 ? DICTIONARY_COMPRESS_THRESHOLD : DEFAULT_COMPRESS_THRESHOLD, 0, MAX_BYTES_LIMIT),
     minSavings,
     maxBytes: integerIn('maxBytes', o.maxBytes, DEFAULT_MAX_BYTES, 1, MAX_BYTES_LIMIT),
     maxDepth: integerIn('maxDepth', o.maxDepth, DEFAULT_MAX_DEPTH, 0, 10_000),

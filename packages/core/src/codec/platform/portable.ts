@@ -1,13 +1,17 @@
 // The platform everywhere but Node (browsers, workers, Deno, Bun with the "browser" condition):
-// fflate for deflate, DecompressionStream where it helps, TextEncoder/TextDecoder for strings.
-// Nothing here touches Buffer or node: modules; its deflate bytes and the Node file's are read by both.
-import { deflate, deflateSync, Inflate, inflateSync, type FlateError } from 'fflate'
+// fflate for deflate, the native CompressionStream/DecompressionStream for large payloads in the
+// async functions, TextEncoder/TextDecoder for strings. Nothing here touches Buffer or node:
+// modules; its deflate bytes and the Node file's are read by both.
+import { deflateSync, Inflate, inflateSync, type FlateError } from 'fflate'
 import { inflateFailure, type InflateFailure, type Platform } from './platform.js'
 
-// Below these sizes the async functions do the work synchronously: starting a worker or a
-// stream costs more than deflating or inflating a small payload on the spot.
-const ASYNC_DEFLATE_MIN = 256 * 1024
-const ASYNC_INFLATE_MIN = 64 * 1024
+// From this payload size the async functions use the native streams, below it fflate in this
+// thread: a stream costs ~0.7 ms to set up, and is 2–2.5× faster than fflate from ~200 KiB up
+// (apps/bench/RESULTS.md, "fflate and the native streams in Chromium").
+const NATIVE_STREAM_MIN = 256 * 1024
+// Native stream work runs on the calling thread, one block per chunk written: chunks this size
+// keep each block to about a millisecond.
+const STREAM_CHUNK = 64 * 1024
 // fflate writes nothing past a caller-supplied output buffer but keeps decoding, so a one-shot
 // inflate of n input bytes may spin through up to ~1032·n output bytes. Above this input size
 // the stream is fed in slices and stopped as soon as it produces more than expected.
@@ -55,26 +59,42 @@ function inflateSliced(data: Uint8Array, expected: number, dictionary: Uint8Arra
   return checkLength(out.subarray(0, written), expected)
 }
 
-// DecompressionStream is native and runs without blocking; it refuses bytes after the end of the
-// stream on its own (a TypeError, as for any bad stream).
-async function inflateStream(data: Uint8Array, expected: number): Promise<Uint8Array> {
-  const stream = new Blob([data as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('deflate-raw'))
-  const reader = stream.getReader()
-  const out = new Uint8Array(expected)
-  let written = 0
+const hasStreams = typeof CompressionStream !== 'undefined' && typeof DecompressionStream !== 'undefined'
+
+// Feeds `data` through a native (de)compression stream in chunks, collecting the output; stops as
+// soon as it would pass `limit` bytes. DecompressionStream refuses bytes after the end of the
+// deflate stream on its own, as it refuses any bad stream (a TypeError).
+async function throughStream(data: Uint8Array, stream: CompressionStream | DecompressionStream, limit: number): Promise<Uint8Array> {
+  const writer = stream.writable.getWriter()
+  const writing = (async () => {
+    for (let i = 0; i < data.length; i += STREAM_CHUNK) await writer.write(data.subarray(i, i + STREAM_CHUNK) as Uint8Array<ArrayBuffer>)
+    await writer.close()
+  })()
+  writing.catch(() => {})
+  const reader = stream.readable.getReader()
+  const chunks: Uint8Array[] = []
+  let length = 0
   try {
     for (;;) {
       const { done, value } = await reader.read()
       if (done) break
-      if (written + value.length > expected) throw tooLong(expected)
-      out.set(value, written)
-      written += value.length
+      if (length + value.length > limit) throw inflateFailure('too-long', `the compressed payload inflates to more than the ${limit} bytes announced`)
+      chunks.push(value)
+      length += value.length
     }
+    await writing
   } catch (e) {
     await reader.cancel().catch(() => {})
     throw (e as Partial<InflateFailure>).problem !== undefined ? e : inflateFailure('corrupt', 'the compressed payload is not valid deflate data', e)
   }
-  return checkLength(out.subarray(0, written), expected)
+  if (chunks.length === 1) return chunks[0] as Uint8Array
+  const out = new Uint8Array(length)
+  let at = 0
+  for (const chunk of chunks) {
+    out.set(chunk, at)
+    at += chunk.length
+  }
+  return out
 }
 
 function inflateNow(data: Uint8Array, expected: number, dictionary: Uint8Array | undefined): Uint8Array {
@@ -88,24 +108,21 @@ function inflateNow(data: Uint8Array, expected: number, dictionary: Uint8Array |
 /** fflate in JavaScript, DecompressionStream where it helps: runs in every JavaScript runtime. */
 export const platform: Platform = {
   name: 'fflate',
-  asyncDeflateMin: ASYNC_DEFLATE_MIN,
+  asyncDeflateMin: NATIVE_STREAM_MIN,
   deflateSync(data, level, dictionary) {
     return deflateSync(data, dictionary === undefined ? { level } : { level, dictionary })
   },
   inflateSync: inflateNow,
-  deflateAsync(data, level, dictionary) {
-    const options = dictionary === undefined ? { level } : { level, dictionary }
-    if (data.length < ASYNC_DEFLATE_MIN) return Promise.resolve(deflateSync(data, options))
-    // fflate's async deflate runs the same one-shot deflate in a worker, so the bytes equal the
-    // sync path's. Where workers cannot start (a strict CSP), deflate here instead.
-    return new Promise((resolve) => {
-      deflate(data, options, (err, out) => resolve(err ? deflateSync(data, options) : out))
-    })
+  async deflateAsync(data, level, dictionary) {
+    // Streams take no level (zlib's default, 6) and no preset dictionary.
+    if (data.length < NATIVE_STREAM_MIN || dictionary !== undefined || level === 0 || !hasStreams) {
+      return deflateSync(data, dictionary === undefined ? { level } : { level, dictionary })
+    }
+    return throughStream(data, new CompressionStream('deflate-raw'), Infinity)
   },
   async inflateAsync(data, expected, dictionary) {
-    // DecompressionStream takes no preset dictionary.
-    if (data.length < ASYNC_INFLATE_MIN || dictionary !== undefined || typeof DecompressionStream === 'undefined') return inflateNow(data, expected, dictionary)
-    return inflateStream(data, expected)
+    if (expected < NATIVE_STREAM_MIN || dictionary !== undefined || !hasStreams) return inflateNow(data, expected, dictionary)
+    return checkLength(await throughStream(data, new DecompressionStream('deflate-raw'), expected), expected)
   },
   nativeCrc32: undefined,
   byteString: (bytes, start, end) => singleByte.decode(bytes.subarray(start, end)),

@@ -1,0 +1,128 @@
+// Builds a raw-deflate preset dictionary from sample payloads. A dictionary primes deflate's
+// window, so a small value can refer back to bytes it shares with values like it (keys, shape
+// markers, URL prefixes) instead of spelling them out.
+//
+// Method (a simplified form of the "cover" approach of zstd's trainer): count, for every k-mer
+// (K bytes), how many samples contain it; split the samples into as many epochs as the dictionary
+// has segments; in each epoch take the SEGMENT-byte window whose k-mers are shared by the most
+// samples, then forget those k-mers so later segments cover something else. The best segments go
+// last, where deflate's distance codes are shortest. Time and memory are linear in the bytes
+// looked at, which are capped at MAX_SAMPLED_BYTES (samples are then taken evenly).
+import { invalidArgument } from '../errors/make.js'
+
+/** Options of {@link trainDictionaryFromPayloads}. */
+export interface TrainOptions {
+  /** The dictionary's size in bytes, 256 to 32768 (deflate's window: more would never be used). Defaults to 16384. */
+  readonly size?: number
+}
+
+/** Default dictionary size: half of deflate's window leaves room for the value's own history. */
+export const DEFAULT_DICTIONARY_SIZE = 16 * 1024
+const MIN_SIZE = 256
+const MAX_SIZE = 32 * 1024
+const K = 8 // bytes per k-mer: long enough to mean something, short enough to recur
+const SEGMENT = 64 // bytes per chosen segment
+const TABLE_BITS = 20
+const MAX_SAMPLED_BYTES = 8 * 1024 * 1024
+
+function kmerHash(data: Uint8Array, at: number): number {
+  let h = 0x811c9dc5
+  for (let i = 0; i < K; i++) h = Math.imul(h ^ (data[at + i] as number), 0x01000193)
+  return (h ^ (h >>> 15)) >>> (32 - TABLE_BITS)
+}
+
+/** Takes samples evenly until MAX_SAMPLED_BYTES, so huge training sets cost bounded time. */
+function pick(samples: readonly Uint8Array[]): Uint8Array[] {
+  const total = samples.reduce((sum, s) => sum + s.length, 0)
+  if (total <= MAX_SAMPLED_BYTES) return samples.filter((s) => s.length >= K)
+  const step = total / MAX_SAMPLED_BYTES
+  const out: Uint8Array[] = []
+  let budget = 0
+  for (const sample of samples) {
+    budget += sample.length / step
+    if (budget >= sample.length && sample.length >= K) {
+      out.push(sample)
+      budget -= sample.length
+    }
+  }
+  return out
+}
+
+/**
+ * Trains a preset dictionary for raw deflate from sample payloads (the bytes that will be deflated).
+ * @param samples - payloads like the ones to compress; at least one, each a Uint8Array.
+ * @param options - `size`: see {@link TrainOptions}.
+ * @returns the dictionary: at most `size` bytes, the most useful last. Deterministic.
+ * @throws {StowageError} INVALID_ARGUMENT for no samples, a sample that is not a Uint8Array, or a bad size.
+ */
+export function trainDictionaryFromPayloads(samples: readonly Uint8Array[], options?: TrainOptions): Uint8Array {
+  if (!Array.isArray(samples) || samples.length === 0) throw invalidArgument('trainDictionary needs at least one sample')
+  if (!samples.every((s) => s instanceof Uint8Array)) throw invalidArgument('every sample must be a Uint8Array')
+  const size = options?.size ?? DEFAULT_DICTIONARY_SIZE
+  if (typeof size !== 'number' || !Number.isInteger(size) || size < MIN_SIZE || size > MAX_SIZE) {
+    throw invalidArgument(`size must be an integer from ${MIN_SIZE} to ${MAX_SIZE}, got ${String(size)}`)
+  }
+  const chosen = pick(samples)
+  if (chosen.length === 0) return new Uint8Array(0)
+
+  // In how many samples each k-mer occurs (lastSeen stops one sample from counting a k-mer twice).
+  const counts = new Int32Array(1 << TABLE_BITS)
+  const lastSeen = new Int32Array(1 << TABLE_BITS).fill(-1)
+  chosen.forEach((sample, index) => {
+    for (let i = 0; i + K <= sample.length; i++) {
+      const h = kmerHash(sample, i)
+      if (lastSeen[h] !== index) {
+        lastSeen[h] = index
+        counts[h] = (counts[h] as number) + 1
+      }
+    }
+  })
+  // A k-mer seen in one sample only is that sample's own business, not something to share.
+  for (let h = 0; h < counts.length; h++) if ((counts[h] as number) < 2) counts[h] = 0
+
+  // Every position of every sample, in one sequence of (sample, offset) epochs.
+  const segments = Math.ceil(size / SEGMENT)
+  const total = chosen.reduce((sum, s) => sum + Math.max(0, s.length - SEGMENT + 1), 0)
+  const epoch = Math.max(1, Math.floor(total / segments))
+  const picked: Array<{ score: number; bytes: Uint8Array }> = []
+  let sample = 0
+  let offset = 0
+  for (let e = 0; e < segments && sample < chosen.length; e++) {
+    let best = { score: 0, sample: -1, at: 0 }
+    // Scan one epoch's worth of positions with a sliding sum of k-mer counts over the segment.
+    for (let seen = 0; seen < epoch && sample < chosen.length; ) {
+      const data = chosen[sample] as Uint8Array
+      const last = data.length - SEGMENT
+      if (offset > last) {
+        sample++
+        offset = 0
+        continue
+      }
+      const end = Math.min(last, offset + (epoch - seen) - 1)
+      let score = 0
+      for (let i = offset; i < offset + SEGMENT - K + 1; i++) score += counts[kmerHash(data, i)] as number
+      for (let at = offset; ; at++) {
+        if (score > best.score) best = { score, sample, at }
+        if (at === end) break
+        score += (counts[kmerHash(data, at + SEGMENT - K + 1)] as number) - (counts[kmerHash(data, at)] as number)
+      }
+      seen += end - offset + 1
+      offset = end + 1
+    }
+    if (best.sample < 0) continue
+    const data = chosen[best.sample] as Uint8Array
+    picked.push({ score: best.score, bytes: data.subarray(best.at, best.at + SEGMENT) })
+    for (let i = best.at; i + K <= best.at + SEGMENT; i++) counts[kmerHash(data, i)] = 0
+  }
+  // Least useful first, most useful last; cut from the front if the segments overflow `size`.
+  picked.sort((a, b) => a.score - b.score)
+  const out = new Uint8Array(Math.min(size, picked.length * SEGMENT))
+  let at = out.length
+  for (let i = picked.length - 1; i >= 0 && at > 0; i--) {
+    const bytes = (picked[i] as { bytes: Uint8Array }).bytes
+    const take = Math.min(bytes.length, at)
+    out.set(bytes.subarray(bytes.length - take), at - take)
+    at -= take
+  }
+  return out.subarray(at)
+}
