@@ -1,13 +1,16 @@
-// The methods compared in the codec table, each configured as its documentation recommends
-// for throughput (reused encoder instances). Every method maps value -> stored bytes -> value.
+// The methods compared in the codec table, each configured as its documentation recommends for
+// throughput (reused encoder instances; native zlib, as a Node user would deflate). Every method
+// maps value -> stored bytes -> value.
 import { Decoder, Encoder } from '@msgpack/msgpack'
 import * as stowage from '@stowage/core'
-import { deflateSync, inflateSync } from 'fflate'
 import { Packr } from 'msgpackr'
-import { gunzipSync, gzipSync } from 'node:zlib'
+import { deserialize, serialize } from 'node:v8'
+import { deflateRawSync, gunzipSync, gzipSync, inflateRawSync } from 'node:zlib'
 import superjson from 'superjson'
-// The portable (fflate) build, as a browser gets it; the package's "node" condition hides it.
-import * as portable from '../../../packages/core/dist/index.js'
+import { createCodecWith } from '../../../packages/core/src/codec/codec.js'
+// The portable platform (fflate), as a browser gets it: on Node the package's "node" condition
+// picks native zlib, so the bench binds the other platform file explicitly.
+import { platform as portablePlatform } from '../../../packages/core/src/codec/platform/portable.js'
 
 export interface Method {
   readonly name: string
@@ -18,33 +21,42 @@ export interface Method {
 const utf8 = new TextEncoder()
 const msgpackEncoder = new Encoder()
 const msgpackDecoder = new Decoder()
-const packrPlain = new Packr({ useRecords: false })
-const packrRecords = new Packr({ useRecords: true })
-const stowageAuto = stowage.createCodec()
+const packr = new Packr({ useRecords: true })
+const stowageDefault = stowage.createCodec()
 const stowageNever = stowage.createCodec({ compress: 'never' })
-const portableAuto = portable.createCodec()
+const portableDefault = createCodecWith(portablePlatform)
+
+/** Stowage's default codec: the subject of the targets. */
+export const STOWAGE = 'Stowage (default)'
+export const STOWAGE_NEVER = "Stowage, compress: 'never'"
+export const JSON_GZIP = 'JSON + gzip 6'
 
 export const methods: readonly Method[] = [
   { name: 'JSON', encode: (v) => JSON.stringify(v), decode: (s) => JSON.parse(s as string) },
-  { name: 'JSON + gzip (node:zlib)', encode: (v) => gzipSync(JSON.stringify(v)), decode: (b) => JSON.parse(gunzipSync(b as Uint8Array).toString()) },
-  { name: '@msgpack/msgpack', encode: (v) => msgpackEncoder.encode(v), decode: (b) => msgpackDecoder.decode(b as Uint8Array) },
+  // gzip's default level is 6.
+  { name: JSON_GZIP, encode: (v) => gzipSync(JSON.stringify(v)), decode: (b) => JSON.parse(gunzipSync(b as Uint8Array).toString()) },
+  // encode() returns a view into the encoder's reused buffer: a cache must copy it before storing.
+  { name: '@msgpack/msgpack', encode: (v) => msgpackEncoder.encode(v).slice(), decode: (b) => msgpackDecoder.decode(b as Uint8Array) },
   {
-    name: '@msgpack/msgpack + fflate L1',
-    encode: (v) => deflateSync(msgpackEncoder.encode(v), { level: 1 }),
-    decode: (b) => msgpackDecoder.decode(inflateSync(b as Uint8Array)),
+    name: '@msgpack/msgpack + deflate 1',
+    encode: (v) => deflateRawSync(msgpackEncoder.encode(v), { level: 1 }),
+    decode: (b) => msgpackDecoder.decode(inflateRawSync(b as Uint8Array)),
   },
-  { name: 'msgpackr, records off', encode: (v) => packrPlain.pack(v), decode: (b) => packrPlain.unpack(b as Uint8Array) },
-  { name: 'msgpackr, records on', encode: (v) => packrRecords.pack(v), decode: (b) => packrRecords.unpack(b as Uint8Array) },
+  { name: 'msgpackr records', encode: (v) => packr.pack(v), decode: (b) => packr.unpack(b as Uint8Array) },
   {
-    name: 'msgpackr records + fflate L1',
-    encode: (v) => deflateSync(packrRecords.pack(v), { level: 1 }),
-    decode: (b) => packrRecords.unpack(inflateSync(b as Uint8Array)),
+    name: 'msgpackr records + deflate 1',
+    encode: (v) => deflateRawSync(packr.pack(v), { level: 1 }),
+    decode: (b) => packr.unpack(inflateRawSync(b as Uint8Array)),
   },
+  { name: 'v8.serialize', encode: (v) => serialize(v), decode: (b) => deserialize(b as Uint8Array) },
   { name: 'superjson', encode: (v) => superjson.stringify(v), decode: (s) => superjson.parse(s as string) },
-  { name: 'Stowage (default)', encode: (v) => stowageAuto.encode(v), decode: (b) => stowageAuto.decode(b as Uint8Array) },
-  { name: "Stowage, compress: 'never'", encode: (v) => stowageNever.encode(v), decode: (b) => stowageNever.decode(b as Uint8Array) },
-  { name: 'Stowage portable build (fflate)', encode: (v) => portableAuto.encode(v), decode: (b) => portableAuto.decode(b as Uint8Array) },
+  { name: STOWAGE, encode: (v) => stowageDefault.encode(v), decode: (b) => stowageDefault.decode(b as Uint8Array) },
+  { name: STOWAGE_NEVER, encode: (v) => stowageNever.encode(v), decode: (b) => stowageNever.decode(b as Uint8Array) },
+  { name: 'Stowage portable build (fflate)', encode: (v) => portableDefault.encode(v), decode: (b) => portableDefault.decode(b as Uint8Array) },
 ]
+
+/** The peers the targets compare Stowage's default with (issue 9). */
+export const PEERS = ['JSON', JSON_GZIP, '@msgpack/msgpack', '@msgpack/msgpack + deflate 1', 'msgpackr records', 'msgpackr records + deflate 1', 'v8.serialize']
 
 /** Stored size in bytes: strings count as their UTF-8 length. */
 export function byteLength(stored: Uint8Array | string): number {

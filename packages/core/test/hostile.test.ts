@@ -88,14 +88,15 @@ describe('hostile input', () => {
   })
 
   it('refuses array, map and string lengths the payload cannot hold, without allocating them', () => {
-    for (const payload of [
-      [0xdd, 0xff, 0xff, 0xff, 0xff], // array of 4 billion
-      [0xdf, 0xff, 0xff, 0xff, 0xff], // map of 4 billion
-      [0xdb, 0xff, 0xff, 0xff, 0xff], // string of 4 GiB
-      [0xc9, 0xff, 0xff, 0xff, 0xff, 0x49], // records extension of 4 GiB
-    ]) {
+    for (const [payload, code] of [
+      [[0xdd, 0xff, 0xff, 0xff, 0xff], StowageErrorCode.LIMIT_EXCEEDED], // array of 4 billion: past maxItems
+      [[0xdf, 0xff, 0xff, 0xff, 0xff], StowageErrorCode.LIMIT_EXCEEDED], // map of 4 billion
+      [[0xdd, 0x00, 0x10, 0x00, 0x00], StowageErrorCode.TRUNCATED], // array of 1 Mi: within maxItems, but no bytes for it
+      [[0xdb, 0xff, 0xff, 0xff, 0xff], StowageErrorCode.TRUNCATED], // string of 4 GiB
+      [[0xc9, 0xff, 0xff, 0xff, 0xff, 0x49], StowageErrorCode.TRUNCATED], // records extension of 4 GiB
+    ] as const) {
       const error = caught(() => codec.decode(sealRaw(new Uint8Array(payload))))
-      expect((error as StowageError).code).toBe(StowageErrorCode.TRUNCATED)
+      expect((error as StowageError).code).toBe(code)
     }
   })
 

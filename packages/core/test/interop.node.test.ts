@@ -7,7 +7,8 @@ import { bindApi } from '../src/codec/api.js'
 import { platform as nodePlatform } from '../src/codec/platform/node.js'
 import { platform as portablePlatform } from '../src/codec/platform/portable.js'
 import { goldenCompressedV1 } from './golden-vectors-v1.js'
-import { fromHex } from './helpers.js'
+import { StowageError, StowageErrorCode } from '../src/index.js'
+import { caught, fromHex, sealDeflatedRaw } from './helpers.js'
 import { sameValue } from './same-value.js'
 
 // The two platform files side by side in one process, as the two builds would be.
@@ -45,6 +46,40 @@ describe('Node (zlib) and portable (fflate) builds', () => {
       const options = { compress: 'never' } as const
       expect(node.encode(value, options)).toStrictEqual(portable.encode(value, options))
     }
+  })
+
+  it('read each other’s dictionary envelopes, sync and async', async () => {
+    const tokens = Array.from({ length: 200 }, (_, i) => ({ user: `user-${i}`, scopes: ['read', 'write'], at: 1767225600000 + i }))
+    const dictionary = node.trainDictionary(tokens, { size: 1024 })
+    expect(portable.trainDictionary(tokens, { size: 1024 })).toStrictEqual(dictionary)
+    const options = { dictionaries: [dictionary] }
+    for (const [writer, reader] of [
+      [node, portable],
+      [portable, node],
+    ] as const) {
+      for (const value of [tokens[7], tokens]) {
+        const bytes = writer.encode(value, options)
+        expect(reader.decode(bytes, options)).toStrictEqual(value)
+        expect(await reader.decodeAsync(bytes, options)).toStrictEqual(value)
+      }
+    }
+  })
+
+  it('refuse bytes after the deflate stream even under a CRC that covers them (zlib); fflate returns the exact value', () => {
+    const value = 'the same sentence again and again; '.repeat(300)
+    const bytes = node.encode(value)
+    const stored = bytes.subarray(12)
+    const crafted = sealDeflatedRaw(new Uint8Array([...stored, 1, 2, 3]), new Uint8Array(0), { announced: new DataView(bytes.buffer, bytes.byteOffset).getUint32(4) })
+    expect((caught(() => node.decode(crafted)) as StowageError).code).toBe(StowageErrorCode.CORRUPT)
+    // fflate's one-shot inflate cannot tell where a stream ends (no second pass): the CRC vouches for
+    // the bytes, and the value is exactly what was written.
+    expect(portable.decode(crafted)).toBe(value)
+  })
+
+  it('a Node Buffer is stored as bytes and comes back as a Uint8Array', () => {
+    const back = node.decode(node.encode({ b: Buffer.from('abc') })) as { b: Uint8Array }
+    expect(back.b.constructor).toBe(Uint8Array)
+    expect([...back.b]).toStrictEqual([97, 98, 99])
   })
 
   it('the Node build reads the pinned fflate-compressed golden vector', () => {

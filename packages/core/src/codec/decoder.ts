@@ -59,12 +59,31 @@ export class Decoder {
   private readonly keys = new KeyCache()
   private readonly extensions = new Map<number, Extension>()
   private readonly next: ReadNext = () => this.value()
+  // Reading a prefix (scan): an extension may run past the bytes at hand.
+  private prefix = false
 
   constructor(
     private readonly settings: DecoderSettings,
     private readonly platform: Platform,
   ) {
     for (const ext of settings.extensions) this.extensions.set(ext.type, ext)
+  }
+
+  /**
+   * Reads the start of a payload (a prefix of it, inflated on its own) and throws what decoding
+   * the whole would throw there: counts past maxItems, nesting past maxDepth, a BIGINT too large,
+   * bad bytes. The end of the prefix is not an error.
+   * @throws {StowageError} CORRUPT, LIMIT_EXCEEDED, UNSUPPORTED_TYPE.
+   */
+  scan(prefix: Uint8Array): void {
+    this.prefix = true
+    try {
+      this.decode(prefix)
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'TRUNCATED') throw e
+    } finally {
+      this.prefix = false
+    }
   }
 
   /**
@@ -237,9 +256,10 @@ export class Decoder {
   }
 
   private array(n: number): unknown {
-    // Every element takes at least one byte: refuse counts the input cannot hold before allocating.
-    this.need(n)
+    // Counted first (so the start of a payload shows a count past maxItems), then every element
+    // takes at least one byte: counts the input cannot hold are refused before allocating.
     this.count(n)
+    this.need(n)
     this.enter()
     let out: unknown
     if (n > 1) {
@@ -257,8 +277,8 @@ export class Decoder {
   }
 
   private map(n: number): Record<string, unknown> {
-    this.need(n * 2)
     this.count(n)
+    this.need(n * 2)
     this.enter()
     const out: Record<string, unknown> = {}
     for (let i = 0; i < n; i++) {
@@ -348,10 +368,10 @@ export class Decoder {
   }
 
   private ext(length: number): unknown {
-    this.need(1 + length)
+    this.need(this.prefix ? 1 : 1 + length)
     const type = ((this.bytes[this.pos] as number) << 24) >> 24
     const start = this.pos + 1
-    const end = start + length
+    const end = this.prefix ? Math.min(start + length, this.end) : start + length
     this.pos = start
     // Confine the nested read to this extension's bytes.
     const outerEnd = this.end
@@ -375,9 +395,11 @@ export class Decoder {
       case ExtType.INVALID_DATE:
         if (length !== 0) throw corrupt('bad invalid-date extension')
         return new Date(Number.NaN)
-      case ExtType.BIGINT:
+      case ExtType.BIGINT: {
+        const value = readBigint(this.bytes, at, length) // checks the announced length first
         this.pos += length
-        return readBigint(this.bytes, at, length)
+        return value
+      }
       case ExtType.TYPED_ARRAY:
         this.pos += length
         return readTypedArray(this.bytes, at, length)

@@ -3,9 +3,9 @@
 // markers, URL prefixes) instead of spelling them out.
 //
 // Method (a simplified form of the "cover" approach of zstd's trainer): count, for every k-mer
-// (K bytes), how many samples contain it; split the samples into as many epochs as the dictionary
-// has segments; in each epoch take the SEGMENT-byte window whose k-mers are shared by the most
-// samples, then forget those k-mers so later segments cover something else. The best segments go
+// (K bytes), how many samples contain it; lay the samples end to end and split them into as many
+// epochs as the dictionary has segments; in each epoch take the SEGMENT-byte window whose k-mers
+// are shared by the most samples, then forget those k-mers so later segments cover something else. The best segments go
 // last, where deflate's distance codes are shortest. Time and memory are linear in the bytes
 // looked at, which are capped at MAX_SAMPLED_BYTES (samples are then taken evenly).
 import { invalidArgument } from '../errors/make.js'
@@ -80,42 +80,40 @@ export function trainDictionaryFromPayloads(samples: readonly Uint8Array[], opti
   // A k-mer seen in one sample only is that sample's own business, not something to share.
   for (let h = 0; h < counts.length; h++) if ((counts[h] as number) < 2) counts[h] = 0
 
-  // Every position of every sample, in one sequence of (sample, offset) epochs.
+  // The samples end to end: segments are searched there (a segment may span two samples, which
+  // is fine for a dictionary), in as many epochs as the dictionary has segments.
+  const data = new Uint8Array(chosen.reduce((sum, s) => sum + s.length, 0))
+  let filled = 0
+  for (const sample of chosen) {
+    data.set(sample, filled)
+    filled += sample.length
+  }
+  if (data.length <= SEGMENT) return data.slice(Math.max(0, data.length - size))
   const segments = Math.ceil(size / SEGMENT)
-  const total = chosen.reduce((sum, s) => sum + Math.max(0, s.length - SEGMENT + 1), 0)
-  const epoch = Math.max(1, Math.floor(total / segments))
+  const positions = data.length - SEGMENT + 1
+  const epoch = Math.max(1, Math.floor(positions / segments))
   const picked: Array<{ score: number; bytes: Uint8Array }> = []
-  let sample = 0
-  let offset = 0
-  for (let e = 0; e < segments && sample < chosen.length; e++) {
-    let best = { score: 0, sample: -1, at: 0 }
-    // Scan one epoch's worth of positions with a sliding sum of k-mer counts over the segment.
-    for (let seen = 0; seen < epoch && sample < chosen.length; ) {
-      const data = chosen[sample] as Uint8Array
-      const last = data.length - SEGMENT
-      if (offset > last) {
-        sample++
-        offset = 0
-        continue
+  for (let from = 0; from < positions && picked.length < segments; from += epoch) {
+    const to = Math.min(positions, from + epoch)
+    // A sliding sum of the k-mer counts over each SEGMENT-byte window of the epoch.
+    let score = 0
+    for (let i = from; i < from + SEGMENT - K + 1; i++) score += counts[kmerHash(data, i)] as number
+    let best = score
+    let bestAt = from
+    for (let at = from + 1; at < to; at++) {
+      score += (counts[kmerHash(data, at + SEGMENT - K)] as number) - (counts[kmerHash(data, at - 1)] as number)
+      if (score > best) {
+        best = score
+        bestAt = at
       }
-      const end = Math.min(last, offset + (epoch - seen) - 1)
-      let score = 0
-      for (let i = offset; i < offset + SEGMENT - K + 1; i++) score += counts[kmerHash(data, i)] as number
-      for (let at = offset; ; at++) {
-        if (score > best.score) best = { score, sample, at }
-        if (at === end) break
-        score += (counts[kmerHash(data, at + SEGMENT - K + 1)] as number) - (counts[kmerHash(data, at)] as number)
-      }
-      seen += end - offset + 1
-      offset = end + 1
     }
-    if (best.sample < 0) continue
-    const data = chosen[best.sample] as Uint8Array
-    picked.push({ score: best.score, bytes: data.subarray(best.at, best.at + SEGMENT) })
-    for (let i = best.at; i + K <= best.at + SEGMENT; i++) counts[kmerHash(data, i)] = 0
+    if (best <= 0) continue
+    picked.push({ score: best, bytes: data.subarray(bestAt, bestAt + SEGMENT) })
+    for (let i = bestAt; i + K <= bestAt + SEGMENT; i++) counts[kmerHash(data, i)] = 0
   }
   // Least useful first, most useful last; cut from the front if the segments overflow `size`.
   picked.sort((a, b) => a.score - b.score)
+  if (picked.length === 0) return data.slice(Math.max(0, data.length - size))
   const out = new Uint8Array(Math.min(size, picked.length * SEGMENT))
   let at = out.length
   for (let i = picked.length - 1; i >= 0 && at > 0; i--) {
@@ -124,5 +122,5 @@ export function trainDictionaryFromPayloads(samples: readonly Uint8Array[], opti
     out.set(bytes.subarray(bytes.length - take), at - take)
     at -= take
   }
-  return out.subarray(at)
+  return out.slice(at)
 }

@@ -78,6 +78,16 @@ export const platform: Platform = {
     }
     return checked(data, result, expected)
   },
+  inflatePrefix(data, inputBytes, dictionary) {
+    try {
+      // Z_SYNC_FLUSH returns what the input so far inflates to, where Z_FINISH would call it truncated.
+      const options: zlib.ZlibOptions = { finishFlush: zlib.constants.Z_SYNC_FLUSH }
+      if (dictionary !== undefined) options.dictionary = dictionary
+      return toBytes(zlib.inflateRawSync(data.subarray(0, inputBytes), options))
+    } catch {
+      return new Uint8Array(0)
+    }
+  },
   async deflateAsync(data, level, dictionary) {
     if (data.length < ASYNC_DEFLATE_MIN) return platform.deflateSync(data, level, dictionary)
     return toBytes(await deflateRaw(data, deflateOptions(data.length, level, dictionary)))

@@ -29,6 +29,12 @@ export interface Platform {
   readonly asyncDeflateMin: number
   deflateSync(data: Uint8Array, level: CompressionLevel, dictionary: Uint8Array | undefined): Uint8Array
   inflateSync(data: Uint8Array, expectedLength: number, dictionary: Uint8Array | undefined): Uint8Array
+  /**
+   * What the first `inputBytes` of a deflate stream inflate to (the stream may go on): lets the
+   * codec look at the start of a large payload before inflating all of it. Returns an empty array
+   * when the start is not valid deflate (the full inflate will say why).
+   */
+  inflatePrefix(data: Uint8Array, inputBytes: number, dictionary: Uint8Array | undefined): Uint8Array
   deflateAsync(data: Uint8Array, level: CompressionLevel, dictionary: Uint8Array | undefined): Promise<Uint8Array>
   inflateAsync(data: Uint8Array, expectedLength: number, dictionary: Uint8Array | undefined): Promise<Uint8Array>
   /** A native CRC-32 (zlib's), when the runtime has one; the codec uses it for large inputs. */
