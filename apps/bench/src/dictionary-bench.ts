@@ -45,7 +45,7 @@ for (const size of [1024, 4096, 16384]) {
 const hooks = webhookPayloads()
 const train = hooks.filter((_, i) => i % 3 !== 0)
 const test = hooks.filter((_, i) => i % 3 === 0)
-const jsonBytes = test.reduce((s, v) => s + Buffer.byteLength(JSON.stringify(v)), 0)
+const jsonBytes = test.reduce<number>((sum, v) => sum + Buffer.byteLength(JSON.stringify(v)), 0)
 const withoutBytes = test.map((v) => noDict.encode(v))
 const without = withoutBytes.map((b) => b.length)
 lines.push(
@@ -64,7 +64,7 @@ for (const size of [4096, 16384, 32768]) {
   const codec = createCodec({ dictionaries: [dict] })
   const encoded = test.map((v) => codec.encode(v))
   const ratios = encoded.map((b, i) => b.length / (without[i] as number))
-  const total = encoded.reduce((s, b) => s + b.length, 0)
+  const total = encoded.reduce((sum, b) => sum + b.length, 0)
   hookResults[size] = { median: quantile(ratios, 0.5), worst: quantile(ratios, 1) }
   lines.push(
     `| ${dict.length} B | ${f(trainMs, 0)} | ${f(total / without.reduce((a, b) => a + b, 0))} | ${f(quantile(ratios, 0.5))} | ${f(quantile(ratios, 0.9))} | ${f(quantile(ratios, 1))} | ${f(total / jsonBytes)} | ${f(medianMs(() => test.map((v) => codec.encode(v))), 2)} | ${f(medianMs(() => encoded.map((b) => codec.decode(b))), 2)} |`,

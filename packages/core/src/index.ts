@@ -46,6 +46,7 @@ export {
   LEVEL_FROM_LARGE,
   MAX_BYTES_LIMIT,
   MAX_DICTIONARY_SIZE,
+  PORTABLE_COMPRESS_THRESHOLD,
   type CodecOptions,
   type CompressMode,
 } from './codec/options.js'

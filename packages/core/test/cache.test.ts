@@ -68,7 +68,8 @@ describe('Cache: basics', () => {
 
   it('stores the codec’s bytes: compact envelopes, never strings', async () => {
     const store = createMemoryStore()
-    const cache = createCache({ store, namespace: 'app' })
+    // The same threshold on every platform (browsers deflate only from 256 KiB by default).
+    const cache = createCache({ store, namespace: 'app', codec: { compressThreshold: 1024 } })
     const rows = Array.from({ length: 1000 }, (_, i) => ({ index: i, createdAt: 1700000000000 + i, nested: { isEven: i % 2 === 0 } }))
     await cache.set('rows', rows)
     const bytes = (await store.get('app:rows')) as Uint8Array
@@ -337,7 +338,7 @@ describe('Cache: failures', () => {
 describe('Cache: stats and events', () => {
   it('counts hits, misses, sets, deletes and bytes per namespace', async () => {
     const store = createMemoryStore()
-    const cache = createCache({ store, namespace: 's', measureJson: true })
+    const cache = createCache({ store, namespace: 's', measureJson: true, codec: { compressThreshold: 1024 } })
     const other = cache.withNamespace('other')
     const value = Array.from({ length: 200 }, (_, i) => ({ id: i, label: `row ${i}` }))
     await cache.set('v', value)

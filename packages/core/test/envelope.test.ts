@@ -17,7 +17,7 @@ describe('envelope', () => {
       payloadLength: small.length - 8,
       byteLength: small.length,
     })
-    const big = encode(text)
+    const big = encode(text, { compressThreshold: 1024 })
     expect(inspect(big).compression).toBe('deflate-raw')
     expect(inspect(big).payloadLength).toBe(text.length + 3)
     expect(big.length).toBeLessThan(text.length / 10)
@@ -129,7 +129,7 @@ describe('envelope', () => {
   })
 
   it('detects a flipped bit anywhere in a compressed envelope: the CRC covers the bytes as stored', () => {
-    const bytes = encode(text)
+    const bytes = createCodec({ compress: 'always' }).encode(text)
     expect(inspect(bytes).compression).toBe('deflate-raw')
     for (let i = 0; i < bytes.length * 8; i++) {
       const damaged = bytes.slice()
@@ -140,7 +140,7 @@ describe('envelope', () => {
   })
 
   it('refuses bytes appended after the deflate stream (CHECKSUM_MISMATCH: the CRC covers them)', async () => {
-    const bytes = encode(text)
+    const bytes = createCodec({ compress: 'always' }).encode(text)
     for (const junk of [[0], [1, 2, 3]]) {
       const longer = new Uint8Array([...bytes, ...junk])
       expect((caught(() => createCodec().decode(longer)) as StowageError).code).toBe(StowageErrorCode.CHECKSUM_MISMATCH)

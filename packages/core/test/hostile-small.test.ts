@@ -177,3 +177,37 @@ describe('options and error messages', () => {
     expect((caught(() => encode({ top: deep })) as StowageError).message).toContain('at $.top.child.child')
   })
 })
+
+describe('maxItems counts the same on both sides', () => {
+  // The smallest maxItems encode accepts for `value`; decode must accept exactly that, and refuse one less.
+  function smallestEncodable(value: unknown): number {
+    let lo = 0
+    let hi = 1 << 22
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (caught(() => encode(value, { maxItems: mid, compress: 'never' })) === undefined) hi = mid
+      else lo = mid + 1
+    }
+    return lo
+  }
+  const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ index: i, createdAt: 1700000000000 + i, nested: { isEven: i % 2 === 0 } }))
+  const samples: Array<[string, unknown]> = [
+    ['records with a nested records column and deltas', rows(50)],
+    ['shapes and maps', { a: { x: 1, yy: [1, 2] }, b: { x: 2, yy: [3] }, c: { x: 3, yy: [] }, d: {} }],
+    ['a dict of same-shaped objects', { ann: { age: 1, tags: ['x'] }, bob: { age: 2, tags: [] } }],
+    ['Map, Set, RegExp and a user-free mix', [new Map<unknown, unknown>([[1, [2, 3]], ['k', new Set([4, 5])]]), /a+/g, [[[]]]]],
+  ]
+  for (const [name, value] of samples) {
+    it(name, () => {
+      const limit = smallestEncodable(value)
+      const bytes = encode(value, { maxItems: limit, compress: 'never' })
+      expect(sameValue(decode(bytes, { maxItems: limit }), value)).toBeUndefined()
+      expect(codeOf(() => decode(bytes, { maxItems: limit - 1 }))).toBe(StowageErrorCode.LIMIT_EXCEEDED)
+    })
+  }
+
+  it('a million-row table (W1-1000000) fits the default both ways', { timeout: 30_000 }, () => {
+    const value = rows(1_000_000)
+    expect(decode<unknown[]>(encode(value))).toHaveLength(1_000_000)
+  })
+})

@@ -12,8 +12,14 @@ export interface PageRow {
 
 declare global {
   interface Window {
-    runIdbBench(): Promise<{ rows: PageRow[]; longestTaskMs: number; coldLongestTaskMs: number; bigBytes: number }>
+    runIdbBench(real: RealSets): Promise<{ rows: PageRow[]; longestTaskMs: number; coldLongestTaskMs: number; bigBytes: number }>
   }
+}
+
+/** Real data handed in by idb-bench.ts: many values stored one per key, or one big value. */
+export interface RealSets {
+  readonly webhooks: unknown[]
+  readonly emojis: unknown
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
@@ -29,10 +35,54 @@ async function time(samples: number, fn: (i: number) => Promise<unknown>): Promi
   return median(out)
 }
 
-window.runIdbBench = async () => {
+// Many values, one per key: the time to write (or read, or fetch) all of them, one after another.
+async function manyRow(name: string, values: readonly unknown[], samples: number, kv: ReturnType<typeof createStore>, cache: ReturnType<typeof createCache>): Promise<PageRow> {
+  const codec = cache.codec
+  const jsons = values.map((v) => JSON.stringify(v))
+  const envelopes = values.map((v) => codec.encode(v))
+  const cells: PageRow['cells'] = {}
+  cells['idb-keyval (structured clone)'] = {
+    writeMs: await time(samples, async (r) => {
+      for (let i = 0; i < values.length; i++) await set(`${name}:${r}:${i}`, values[i], kv)
+    }),
+    readMs: await time(samples, async (r) => {
+      for (let i = 0; i < values.length; i++) await get(`${name}:${Math.max(r, 0)}:${i}`, kv)
+    }),
+  }
+  cells['Stowage set/get'] = {
+    writeMs: await time(samples, async (r) => {
+      for (let i = 0; i < values.length; i++) await cache.set(`${name}:${r}:${i}`, values[i])
+    }),
+    readMs: await time(samples, async (r) => {
+      for (let i = 0; i < values.length; i++) await cache.get(`${name}:${Math.max(r, 0)}:${i}`)
+    }),
+    bytes: envelopes.reduce((n, e) => n + e.length, 0),
+  }
+  cells['response → JSON → structured clone put'] = {
+    writeMs: await time(samples, async (r) => {
+      for (let i = 0; i < values.length; i++) await set(`${name}:r${r}:${i}`, await new Response(jsons[i]).json(), kv)
+    }),
+    readMs: Number.NaN,
+  }
+  cells['response → Stowage bytes put + decode (fetchCached)'] = {
+    writeMs: await time(samples, async (r) => {
+      for (let i = 0; i < values.length; i++) {
+        const bytes = new Uint8Array(await new Response(envelopes[i] as Uint8Array<ArrayBuffer>).arrayBuffer())
+        await codec.decodeAsync(bytes)
+        await cache.setBytes(`${name}:s${r}:${i}`, bytes)
+      }
+    }),
+    readMs: Number.NaN,
+  }
+  return { workload: name, cells }
+}
+
+window.runIdbBench = async (real) => {
   const kv = createStore('bench-kv', 'kv')
   const store = createIdbStore({ dbName: 'bench-stowage' })
   const cache = createCache({ store, namespace: 'b' })
+  // The same store without deflate: what compressing in JavaScript costs a browser.
+  const plain = createCache({ store, namespace: 'p', codec: { compress: 'never' } })
   const codec = createCodec()
   // Long tasks while a ~10 MB value goes through the async path, measured first on a quiet page:
   // the first store (cold: code paths compiled, fflate's worker started) and a second one.
@@ -59,6 +109,7 @@ window.runIdbBench = async () => {
     ['W1-10000', () => w1(10000)],
     ['W1-100000', () => w1(100000)],
     ['W2', () => w2()],
+    ['emojibase (one 0.78 MB array)', () => real.emojis],
   ]
   for (const [name, make] of workloads) {
     const value = make()
@@ -80,6 +131,11 @@ window.runIdbBench = async () => {
       readMs: await time(samples, (i) => cache.get(`${name}:${Math.max(i, 0)}`)),
       bytes: ((await cache.getBytes(`${name}:0`)) as Uint8Array).length,
     }
+    cells["Stowage set/get, compress: 'never'"] = {
+      writeMs: await time(samples, (i) => plain.set(`${name}:${i}`, value)),
+      readMs: await time(samples, (i) => plain.get(`${name}:${Math.max(i, 0)}`)),
+      bytes: ((await plain.getBytes(`${name}:0`)) as Uint8Array).length,
+    }
     // From response bytes to "stored and decoded": JSON's way and fetchCached's way.
     cells['response → JSON → structured clone put'] = {
       writeMs: await time(samples, async (i) => {
@@ -100,6 +156,7 @@ window.runIdbBench = async () => {
     }
     rows.push({ workload: name, cells })
   }
+  rows.push(await manyRow('GitHub webhooks (329 payloads, one per key)', real.webhooks, 5, kv, cache))
   // W5: 500 posts in one transaction.
   const posts = Array.from({ length: 500 }, (_, i) => w2(i + 1))
   rows.push({

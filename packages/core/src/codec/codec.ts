@@ -116,7 +116,6 @@ class StowageCodec implements Codec {
   readonly options: Codec['options']
   private readonly encoder: Encoder
   private readonly decoder: Decoder
-  private decoderBusy = false
   private readonly defaultMeta: EnvelopeMeta
   private readonly crc32: Crc32
   private readonly dictionaries: readonly Dictionary[]
@@ -223,7 +222,7 @@ class StowageCodec implements Codec {
   private scanPrefix(header: Header, stored: Uint8Array, dictionary: Uint8Array | undefined): void {
     if (header.payloadLength < PREFIX_SCAN_MIN) return
     const prefix = this.platform.inflatePrefix(stored, PREFIX_INPUT, dictionary)
-    if (prefix.length > 0) this.withDecoder((decoder) => decoder.scan(prefix))
+    if (prefix.length > 0) this.decoding(() => this.decoder.scan(prefix))
   }
 
   // The stored payload once its size passed the limits and, for format version 2, its CRC: all
@@ -250,17 +249,10 @@ class StowageCodec implements Codec {
   // Runs `use` on the MessagePack payload while it sits in an encoder's reused buffer, with room
   // for the longest envelope header before it.
   private withPayload<R>(value: unknown, use: (buf: Uint8Array, start: number, end: number) => R): R {
-    // An extension's encode function may call this codec again: give that call its own encoder.
-    const encoder = this.encoder.busy ? new Encoder(this.settings, this.platform) : this.encoder
-    encoder.busy = true
     try {
-      const end = encoder.encode(value, MAX_HEADER_SIZE)
-      return use(encoder.buf, MAX_HEADER_SIZE, end)
+      return this.encoder.write(value, MAX_HEADER_SIZE, use)
     } catch (e) {
       throw this.encodeError(e, value)
-    } finally {
-      encoder.busy = false
-      encoder.trim()
     }
   }
 
@@ -305,22 +297,17 @@ class StowageCodec implements Codec {
   // Decodes the payload; a version-1 envelope's CRC covers the inflated payload, so it is checked here.
   private read<T>(bytes: Uint8Array, header: Header, payload: Uint8Array): DecodedEnvelope<T> {
     if (header.formatVersion === 1 && header.compression !== 'none') checkCrc(bytes, header, payload, this.crc32)
-    return this.withDecoder((decoder) => ({ value: decoder.decode(payload) as T, schemaVersion: header.schemaVersion, freshUntil: header.freshUntil }))
+    return this.decoding(() => ({ value: this.decoder.decode(payload) as T, schemaVersion: header.schemaVersion, freshUntil: header.freshUntil }))
   }
 
-  // Runs `use` with this codec's decoder, or a fresh one when it is busy (an extension that decodes).
-  private withDecoder<R>(use: (decoder: Decoder) => R): R {
-    const decoder = this.decoderBusy ? new Decoder(this.settings, this.platform) : this.decoder
-    const own = decoder === this.decoder
-    if (own) this.decoderBusy = true
+  // Turns what a user extension's decode may throw, or a stack overflow, into typed errors.
+  private decoding<R>(run: () => R): R {
     try {
-      return use(decoder)
+      return run()
     } catch (e) {
       if (StowageError.isInstance(e)) throw e
       if (isStackOverflow(e)) throw limitExceeded('the value is nested too deeply to decode', e)
       throw corrupt(`the value could not be decoded: ${String((e as Error)?.message ?? e)}`, e)
-    } finally {
-      if (own) this.decoderBusy = false
     }
   }
 }
@@ -331,5 +318,5 @@ class StowageCodec implements Codec {
  * @throws {StowageError} INVALID_ARGUMENT for bad options.
  */
 export function createCodecWith(platform: Platform, options?: CodecOptions): Codec {
-  return new StowageCodec(settle(options), platform)
+  return new StowageCodec(settle(options, platform.compressThreshold), platform)
 }

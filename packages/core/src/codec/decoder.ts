@@ -61,6 +61,7 @@ export class Decoder {
   private readonly next: ReadNext = () => this.value()
   // Reading a prefix (scan): an extension may run past the bytes at hand.
   private prefix = false
+  private busy = false
 
   constructor(
     private readonly settings: DecoderSettings,
@@ -76,6 +77,7 @@ export class Decoder {
    * @throws {StowageError} CORRUPT, LIMIT_EXCEEDED, UNSUPPORTED_TYPE.
    */
   scan(prefix: Uint8Array): void {
+    if (this.busy) return new Decoder(this.settings, this.platform).scan(prefix)
     this.prefix = true
     try {
       this.decode(prefix)
@@ -87,10 +89,21 @@ export class Decoder {
   }
 
   /**
-   * Decodes the one value that `bytes` must hold entirely.
+   * Decodes the one value that `bytes` must hold entirely. A call made during another (an
+   * extension whose decode calls the codec again) gets a decoder of its own.
    * @throws {StowageError} CORRUPT, TRUNCATED, LIMIT_EXCEEDED, UNSUPPORTED_TYPE.
    */
   decode(input: Uint8Array): unknown {
+    if (this.busy) return new Decoder(this.settings, this.platform).decode(input)
+    this.busy = true
+    try {
+      return this.decodeAll(input)
+    } finally {
+      this.busy = false
+    }
+  }
+
+  private decodeAll(input: Uint8Array): unknown {
     // A Node Buffer's slice() shares memory: read through a plain Uint8Array so bin values are copies.
     const bytes = input.constructor === Uint8Array ? input : new Uint8Array(input.buffer, input.byteOffset, input.byteLength)
     this.bytes = bytes
@@ -441,8 +454,7 @@ export class Decoder {
     return value
   }
 
-  // RECORDS data: [count, keys, column 0, …, column k-1], read field by field so that the count is
-  // checked against maxItems before any column is.
+  // RECORDS data: [count, keys, column 0, …, column k-1], read field by field.
   private records(): Record<string, unknown>[] {
     this.enter()
     this.need(1)
@@ -452,8 +464,8 @@ export class Decoder {
     this.count(fields)
     this.enter()
     const n = this.value()
+    // The rows are not counted: each column holds n values, and the columns are counted.
     if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw corrupt('bad records extension')
-    this.count(n)
     const shape = this.keyList(fields - 2)
     const columns = new Array<unknown>(fields - 2)
     for (let j = 0; j < columns.length; j++) columns[j] = this.value()

@@ -85,11 +85,25 @@ export class Encoder {
   }
 
   /**
-   * Encodes `value` into `buf` from offset `start` (the caller reserves room for a header there).
-   * @returns the end of the payload: it is `buf[start..end)`, valid until the next call.
+   * Encodes `value` from offset `start` of the buffer (the caller reserves room for a header
+   * there) and hands the payload, `buf[start..end)`, to `use` while it sits there. A call made
+   * during another (an extension whose encode calls the codec again) gets an encoder of its own,
+   * so neither overwrites the other's bytes.
    * @throws {StowageError} LIMIT_EXCEEDED; {@link Refused} and {@link DepthExceeded} for the codec to describe.
    */
-  encode(value: unknown, start: number): number {
+  write<R>(value: unknown, start: number, use: (buf: Uint8Array, start: number, end: number) => R): R {
+    if (this.busy) return new Encoder(this.settings, this.platform).write(value, start, use)
+    this.busy = true
+    try {
+      const end = this.encode(value, start)
+      return use(this.buf, start, end)
+    } finally {
+      this.busy = false
+      this.trim()
+    }
+  }
+
+  private encode(value: unknown, start: number): number {
     this.pos = start
     this.depth = 0
     this.items = 0
@@ -101,8 +115,8 @@ export class Encoder {
     return this.pos
   }
 
-  /** Drops an oversized buffer after a huge value, so one big write does not pin its memory forever. */
-  trim(): void {
+  // Drops an oversized buffer after a huge value, so one big write does not pin its memory forever.
+  private trim(): void {
     if (this.buf.length > 64 * INITIAL_BUFFER) this.resize(INITIAL_BUFFER)
   }
 
@@ -386,6 +400,7 @@ export class Encoder {
     } else if (((node.shapePays && (node.seen > 0 || n >= SHAPE_AT_FIRST_SIGHT)) || node.protoKey) && this.shapes < MAX_SHAPES) {
       node.id = this.shapes++
       this.arrayHeader(n + 1)
+      this.count(n) // the marker's list of keys, as a reader counts it
       this.raw(node.shapeMarker())
     } else {
       node.seen++

@@ -21,10 +21,15 @@ export const LEVEL_FROM_LARGE: CompressionLevel = 1
 /** The payload size (bytes of MessagePack) from which `level: 'auto'` deflates at {@link LEVEL_FROM_LARGE}: 1 MiB. */
 export const LARGE_PAYLOAD = 1024 * 1024
 /**
- * Default of {@link CodecOptions.compressThreshold}, in bytes of MessagePack: below 1 KiB deflate
- * costs more time than MessagePack itself for a few hundred bytes (apps/bench/RESULTS.md).
+ * Default of {@link CodecOptions.compressThreshold} on Node, in bytes of MessagePack: below 1 KiB
+ * deflate costs more time than MessagePack itself for a few hundred bytes (apps/bench/RESULTS.md).
  */
 export const DEFAULT_COMPRESS_THRESHOLD = 1024
+/**
+ * Default of {@link CodecOptions.compressThreshold} everywhere else (browsers, workers): deflate
+ * there runs in JavaScript, and the native CompressionStream pays from 256 KiB (apps/bench/RESULTS.md).
+ */
+export const PORTABLE_COMPRESS_THRESHOLD = 256 * 1024
 /**
  * Default of {@link CodecOptions.compressThreshold} for a codec with `dictionaries`: a preset
  * dictionary makes even a 100-byte value deflate to about half (apps/bench/RESULTS.md, "Dictionaries").
@@ -64,7 +69,8 @@ export interface CodecOptions {
   readonly level?: CompressionLevel | 'auto'
   /**
    * With `compress: 'auto'`, payloads smaller than this many bytes are not deflated. Defaults to
-   * 1024 ({@link DEFAULT_COMPRESS_THRESHOLD}), or 64 with `dictionaries` ({@link DICTIONARY_COMPRESS_THRESHOLD}).
+   * 1024 on Node ({@link DEFAULT_COMPRESS_THRESHOLD}) and 262,144 in browsers and other runtimes
+   * ({@link PORTABLE_COMPRESS_THRESHOLD}), or 64 with `dictionaries` ({@link DICTIONARY_COMPRESS_THRESHOLD}).
    */
   readonly compressThreshold?: number
   /** With `compress: 'auto'`, the deflated form is kept only when it is at least this fraction smaller (0 to 1). Defaults to 0.2 ({@link DEFAULT_MIN_SAVINGS}). */
@@ -153,7 +159,7 @@ function checkExtensions(extensions: unknown): readonly Extension[] {
  * Validates options and fills in defaults.
  * @throws {StowageError} INVALID_ARGUMENT for an unknown mode, an out-of-range number or a bad extension.
  */
-export function settle(options: CodecOptions | undefined): Settled {
+export function settle(options: CodecOptions | undefined, compressThreshold = DEFAULT_COMPRESS_THRESHOLD): Settled {
   if (options !== undefined && options !== null && typeof options !== 'object') throw invalid(`options must be an object, got ${describe(options)}`)
   const o = options ?? {}
   const compress = o.compress ?? DEFAULT_COMPRESS
@@ -172,7 +178,7 @@ export function settle(options: CodecOptions | undefined): Settled {
   return {
     compress,
     level: o.level === undefined || o.level === 'auto' ? DEFAULT_LEVEL : (integerIn("level ('auto' or)", o.level, 0, 0, 9) as CompressionLevel),
-    compressThreshold: integerIn('compressThreshold', o.compressThreshold, dictionaries.length > 0 ? DICTIONARY_COMPRESS_THRESHOLD : DEFAULT_COMPRESS_THRESHOLD, 0, MAX_BYTES_LIMIT),
+    compressThreshold: integerIn('compressThreshold', o.compressThreshold, dictionaries.length > 0 ? DICTIONARY_COMPRESS_THRESHOLD : compressThreshold, 0, MAX_BYTES_LIMIT),
     minSavings,
     maxBytes: integerIn('maxBytes', o.maxBytes, DEFAULT_MAX_BYTES, 1, MAX_BYTES_LIMIT),
     maxDepth: integerIn('maxDepth', o.maxDepth, DEFAULT_MAX_DEPTH, 0, 10_000),

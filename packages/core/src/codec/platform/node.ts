@@ -65,6 +65,7 @@ function checked(data: Uint8Array, result: InflateResult, expected: number): Uin
 /** Native zlib: Node's fast path. */
 export const platform: Platform = {
   name: 'node:zlib',
+  compressThreshold: 1024,
   asyncDeflateMin: ASYNC_DEFLATE_MIN,
   deflateSync(data, level, dictionary) {
     return toBytes(zlib.deflateRawSync(data, deflateOptions(data.length, level, dictionary)))

@@ -25,6 +25,8 @@ export function inflateFailure(problem: InflateProblem, message: string, cause?:
  */
 export interface Platform {
   readonly name: string
+  /** The default `compressThreshold` here: where deflating pays on this runtime (see options.ts). */
+  readonly compressThreshold: number
   /** Payloads smaller than this are deflated synchronously even by deflateAsync (the hand-off costs more). */
   readonly asyncDeflateMin: number
   deflateSync(data: Uint8Array, level: CompressionLevel, dictionary: Uint8Array | undefined): Uint8Array

@@ -110,6 +110,10 @@ function inflateNow(data: Uint8Array, expected: number, dictionary: Uint8Array |
 /** fflate in JavaScript, DecompressionStream where it helps: runs in every JavaScript runtime. */
 export const platform: Platform = {
   name: 'fflate',
+  // Deflate here is JavaScript, Chromium already Snappy-compresses IndexedDB values from 64 KiB,
+  // and the native CompressionStream (used by encodeAsync) only pays from here: smaller values
+  // written in a browser stay uncompressed (envelopes that come from a server keep their deflate).
+  compressThreshold: NATIVE_STREAM_MIN,
   asyncDeflateMin: NATIVE_STREAM_MIN,
   deflateSync(data, level, dictionary) {
     return deflateSync(data, dictionary === undefined ? { level } : { level, dictionary })
