@@ -1,6 +1,6 @@
 // One pass of the codec table: every method on every workload, in this one process.
 // `--with-redis-client` imports ioredis first, which (ioredis 6) slows String.prototype.charCodeAt
-// for the whole process: see BENCHMARKS-ANCHORS ("Traps"). Each workload is measured in ROUNDS
+// for the whole process (its VerbatimString subclasses String). Each workload is measured in ROUNDS
 // rounds with the method order rotated, so no method always runs right after a GC-heavy one; a
 // cell is the median over rounds of tinybench medians. A workload of many values (the webhook
 // payloads) is timed as encoding, or decoding, all of them.

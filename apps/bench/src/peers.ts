@@ -6,7 +6,6 @@ import * as stowage from '@stowage/core'
 import { Packr } from 'msgpackr'
 import { deserialize, serialize } from 'node:v8'
 import { deflateRawSync, gunzipSync, gzipSync, inflateRawSync } from 'node:zlib'
-import superjson from 'superjson'
 import { createCodecWith } from '../../../packages/core/src/codec/codec.js'
 // The portable platform (fflate), as a browser gets it: on Node the package's "node" condition
 // picks native zlib, so the bench binds the other platform file explicitly.
@@ -49,7 +48,6 @@ export const methods: readonly Method[] = [
     decode: (b) => packr.unpack(inflateRawSync(b as Uint8Array)),
   },
   { name: 'v8.serialize', encode: (v) => serialize(v), decode: (b) => deserialize(b as Uint8Array) },
-  { name: 'superjson', encode: (v) => superjson.stringify(v), decode: (s) => superjson.parse(s as string) },
   { name: STOWAGE, encode: (v) => stowageDefault.encode(v), decode: (b) => stowageDefault.decode(b as Uint8Array) },
   { name: STOWAGE_NEVER, encode: (v) => stowageNever.encode(v), decode: (b) => stowageNever.decode(b as Uint8Array) },
   { name: 'Stowage portable build (fflate)', encode: (v) => portableDefault.encode(v), decode: (b) => portableDefault.decode(b as Uint8Array) },

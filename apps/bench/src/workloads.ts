@@ -1,4 +1,4 @@
-// The workloads of shared/BENCHMARKS-ANCHORS.md, generated from a fixed seed so every run
+// The synthetic workloads (W1 from the seed article, W2–W4), generated from a fixed seed so every run
 // (and every peer within a run) sees the same data.
 
 /** A small, fast, seeded PRNG (mulberry32). */

@@ -3,9 +3,12 @@
 import { build } from 'esbuild'
 import { gzipSync } from 'node:zlib'
 
+// Format version 2 (issue 9) grew the codec from 14.0 to ~18 KiB: shapes (the key trie, the shape
+// book and its compiled builders), the key cache and string windows, dictionaries, the look at
+// the start of large payloads, error paths and the slab for small envelopes.
 const budgets = [
-  ['the codec', "export { encode, decode, encodeAsync, decodeAsync, createCodec, StowageError } from './dist/index.js'", 16 * 1024],
-  ['codec + Cache + memory store', "export * from './dist/index.js'", 24 * 1024],
+  ['the codec', "export { encode, decode, encodeAsync, decodeAsync, createCodec, StowageError } from './dist/index.js'", 20 * 1024],
+  ['codec + Cache + memory store', "export * from './dist/index.js'", 26 * 1024],
 ]
 
 let over = false

@@ -6,7 +6,7 @@ import type { CacheOptions, CacheSchema } from './cache/cache-types.js'
 import { bindApi } from './codec/api.js'
 import type { Codec } from './codec/codec.js'
 import type { CodecOptions } from './codec/options.js'
-import type { TrainOptions } from './codec/train-dictionary.js'
+import { trainDictionaryWith, type TrainOptions } from './codec/train-dictionary.js'
 
 const api = bindApi(platform)
 
@@ -65,7 +65,8 @@ export const decodeAsync: <T = unknown>(bytes: Uint8Array, options?: CodecOption
  * @returns the dictionary bytes (at most `size`); the same samples always give the same bytes.
  * @throws {StowageError} INVALID_ARGUMENT for no samples or a bad size; as {@link encode} for a sample it cannot store.
  */
-export const trainDictionary: (samples: readonly unknown[], options?: TrainOptions & Pick<CodecOptions, 'extensions'>) => Uint8Array = api.trainDictionary
+export const trainDictionary: (samples: readonly unknown[], options?: TrainOptions & Pick<CodecOptions, 'extensions'>) => Uint8Array = (samples, options) =>
+  trainDictionaryWith(platform, samples, options)
 
 /**
  * Creates a cache: typed values in, compact envelopes in a {@link Store} (by default a new memory store).

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { bindApi } from '../src/codec/api.js'
 import { platform as nodePlatform } from '../src/codec/platform/node.js'
 import { platform as portablePlatform } from '../src/codec/platform/portable.js'
+import { trainDictionaryWith } from '../src/codec/train-dictionary.js'
 import { goldenCompressedV1 } from './golden-vectors-v1.js'
 import { StowageError, StowageErrorCode } from '../src/index.js'
 import { caught, fromHex, sealDeflatedRaw } from './helpers.js'
@@ -50,8 +51,8 @@ describe('Node (zlib) and portable (fflate) builds', () => {
 
   it('read each other’s dictionary envelopes, sync and async', async () => {
     const tokens = Array.from({ length: 200 }, (_, i) => ({ user: `user-${i}`, scopes: ['read', 'write'], at: 1767225600000 + i }))
-    const dictionary = node.trainDictionary(tokens, { size: 1024 })
-    expect(portable.trainDictionary(tokens, { size: 1024 })).toStrictEqual(dictionary)
+    const dictionary = trainDictionaryWith(nodePlatform, tokens, { size: 1024 })
+    expect(trainDictionaryWith(portablePlatform, tokens, { size: 1024 })).toStrictEqual(dictionary)
     const options = { dictionaries: [dictionary] }
     for (const [writer, reader] of [
       [node, portable],

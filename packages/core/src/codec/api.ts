@@ -1,7 +1,6 @@
 import { createCodecWith, type Codec } from './codec.js'
 import type { CodecOptions } from './options.js'
 import type { Platform } from './platform/platform.js'
-import { trainDictionaryFromPayloads, type TrainOptions } from './train-dictionary.js'
 
 /** The codec functions, bound to one platform (see index.ts). */
 export interface CodecApi {
@@ -10,7 +9,6 @@ export interface CodecApi {
   decode<T = unknown>(bytes: Uint8Array, options?: CodecOptions): T
   encodeAsync(value: unknown, options?: CodecOptions): Promise<Uint8Array>
   decodeAsync<T = unknown>(bytes: Uint8Array, options?: CodecOptions): Promise<T>
-  trainDictionary(samples: readonly unknown[], options?: TrainOptions & Pick<CodecOptions, 'extensions'>): Uint8Array
 }
 
 /** Binds the codec functions to `platform`. The default codec is made on first use. */
@@ -31,11 +29,5 @@ export function bindApi(platform: Platform): CodecApi {
     decode: (bytes, options) => codecFor(options).decode(bytes),
     encodeAsync: async (value, options) => codecFor(options).encodeAsync(value),
     decodeAsync: async (bytes, options) => codecFor(options).decodeAsync(bytes),
-    trainDictionary: (samples, options) => {
-      if (!Array.isArray(samples)) return trainDictionaryFromPayloads(samples as never, options)
-      // The payloads exactly as this codec writes them (an uncompressed envelope's 8-byte header cut off).
-      const codec = createCodecWith(platform, { compress: 'never', extensions: options?.extensions ?? [] })
-      return trainDictionaryFromPayloads(samples.map((value) => codec.encode(value).subarray(8)), options)
-    },
   }
 }

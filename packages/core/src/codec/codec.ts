@@ -6,9 +6,9 @@ import { StowageError } from '../errors/stowage-error.js'
 import { crc32 as jsCrc32, crc32Range } from './crc32.js'
 import { Decoder } from './decoder.js'
 import { DepthExceeded, Encoder, Refused } from './encoder.js'
-import { checkCrc, MAX_TIME, readHeader, sealDeflated, sealPayload, storedPayload, type Crc32, type EnvelopeMeta, type Header } from './envelope.js'
+import { checkCrc, checkSizes, MAX_TIME, readHeader, sealDeflated, sealPayload, type Crc32, type EnvelopeMeta, type Header } from './envelope.js'
 import { hasCycle, pathTo } from './find-path.js'
-import { MAX_HEADER_SIZE } from './format.js'
+import { CRC_SIZE, MAX_HEADER_SIZE } from './format.js'
 import type { CompressionLevel, InflateFailure, Platform } from './platform/platform.js'
 import { LARGE_PAYLOAD, LEVEL_BELOW_LARGE, LEVEL_FROM_LARGE, settle, type CodecOptions, type Settled } from './options.js'
 
@@ -190,8 +190,10 @@ class StowageCodec implements Codec {
 
   decodeEnvelope<T = unknown>(bytes: Uint8Array): DecodedEnvelope<T> {
     const header = readHeader(bytes)
-    const stored = this.opened(bytes, header)
-    if (header.compression === 'none') return this.read(bytes, header, stored)
+    const start = this.opened(bytes, header)
+    // Uncompressed: decoded where it lies, without a view of its own.
+    if (header.compression === 'none') return this.read(bytes, header, bytes, start)
+    const stored = bytes.subarray(start)
     const dictionary = this.dictionaryFor(header)
     this.scanPrefix(header, stored, dictionary)
     let payload: Uint8Array
@@ -200,13 +202,14 @@ class StowageCodec implements Codec {
     } catch (e) {
       throw inflateError(e)
     }
-    return this.read(bytes, header, payload)
+    return this.read(bytes, header, payload, 0)
   }
 
   async decodeEnvelopeAsync<T = unknown>(bytes: Uint8Array): Promise<DecodedEnvelope<T>> {
     const header = readHeader(bytes)
-    const stored = this.opened(bytes, header)
-    if (header.compression === 'none') return this.read(bytes, header, stored)
+    const start = this.opened(bytes, header)
+    if (header.compression === 'none') return this.read(bytes, header, bytes, start)
+    const stored = bytes.subarray(start)
     const dictionary = this.dictionaryFor(header)
     this.scanPrefix(header, stored, dictionary)
     let payload: Uint8Array
@@ -215,7 +218,7 @@ class StowageCodec implements Codec {
     } catch (e) {
       throw inflateError(e)
     }
-    return this.read(bytes, header, payload)
+    return this.read(bytes, header, payload, 0)
   }
 
   // Looks at the start of a large compressed payload before inflating it all; see PREFIX_SCAN_MIN.
@@ -225,12 +228,13 @@ class StowageCodec implements Codec {
     if (prefix.length > 0) this.decoding(() => this.decoder.scan(prefix))
   }
 
-  // The stored payload once its size passed the limits and, for format version 2, its CRC: all
-  // before anything is inflated.
-  private opened(bytes: Uint8Array, header: Header): Uint8Array {
-    const stored = storedPayload(bytes, header, this.settings.maxBytes)
-    if (header.formatVersion >= 2 || header.compression === 'none') checkCrc(bytes, header, stored, this.crc32)
-    return stored
+  // Checks the sizes and, for format version 2 (or anything uncompressed), the CRC, all before
+  // anything is inflated; returns where the stored payload starts.
+  private opened(bytes: Uint8Array, header: Header): number {
+    const start = header.headerLength + CRC_SIZE
+    checkSizes(header, bytes.length - start, this.settings.maxBytes)
+    if (header.formatVersion >= 2 || header.compression === 'none') checkCrc(bytes, header, bytes, start, bytes.length, this.crc32)
+    return start
   }
 
   private meta(meta: EnvelopeMeta | undefined): EnvelopeMeta {
@@ -294,10 +298,10 @@ class StowageCodec implements Codec {
     return found.bytes
   }
 
-  // Decodes the payload; a version-1 envelope's CRC covers the inflated payload, so it is checked here.
-  private read<T>(bytes: Uint8Array, header: Header, payload: Uint8Array): DecodedEnvelope<T> {
-    if (header.formatVersion === 1 && header.compression !== 'none') checkCrc(bytes, header, payload, this.crc32)
-    return this.decoding(() => ({ value: this.decoder.decode(payload) as T, schemaVersion: header.schemaVersion, freshUntil: header.freshUntil }))
+  // Decodes the payload, `data[start..]`; a version-1 envelope's CRC covers the inflated payload, so it is checked here.
+  private read<T>(bytes: Uint8Array, header: Header, data: Uint8Array, start: number): DecodedEnvelope<T> {
+    if (header.formatVersion === 1 && header.compression !== 'none') checkCrc(bytes, header, data, start, data.length, this.crc32)
+    return this.decoding(() => ({ value: this.decoder.decode(data, start) as T, schemaVersion: header.schemaVersion, freshUntil: header.freshUntil }))
   }
 
   // Turns what a user extension's decode may throw, or a stack overflow, into typed errors.

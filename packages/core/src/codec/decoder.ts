@@ -89,27 +89,27 @@ export class Decoder {
   }
 
   /**
-   * Decodes the one value that `bytes` must hold entirely. A call made during another (an
+   * Decodes the one value that `bytes[start..]` must hold entirely. A call made during another (an
    * extension whose decode calls the codec again) gets a decoder of its own.
    * @throws {StowageError} CORRUPT, TRUNCATED, LIMIT_EXCEEDED, UNSUPPORTED_TYPE.
    */
-  decode(input: Uint8Array): unknown {
-    if (this.busy) return new Decoder(this.settings, this.platform).decode(input)
+  decode(input: Uint8Array, start = 0): unknown {
+    if (this.busy) return new Decoder(this.settings, this.platform).decode(input, start)
     this.busy = true
     try {
-      return this.decodeAll(input)
+      return this.decodeAll(input, start)
     } finally {
       this.busy = false
     }
   }
 
-  private decodeAll(input: Uint8Array): unknown {
+  private decodeAll(input: Uint8Array, start: number): unknown {
     // A Node Buffer's slice() shares memory: read through a plain Uint8Array so bin values are copies.
     const bytes = input.constructor === Uint8Array ? input : new Uint8Array(input.buffer, input.byteOffset, input.byteLength)
     this.bytes = bytes
     this.dataView = undefined // made on first use: small values often need none
     this.words = EMPTY_WORDS // made on the first long string, so small values do not pay for it
-    this.pos = 0
+    this.pos = start
     this.end = bytes.length
     this.depth = 0
     this.items = 0

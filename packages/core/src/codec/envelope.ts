@@ -200,30 +200,28 @@ export function readHeader(bytes: Uint8Array): Header {
 }
 
 /**
- * The stored payload (deflated or not) after the header, once its announced size passed the
- * limits: `maxBytes`, and what deflate could possibly expand the stored bytes to.
+ * Checks the announced payload size against the limits before anything is inflated: `maxBytes`,
+ * and what deflate could possibly expand `storedLength` bytes to.
  * @throws {StowageError} LIMIT_EXCEEDED, CORRUPT.
  */
-export function storedPayload(bytes: Uint8Array, header: Header, maxBytes: number): Uint8Array {
+export function checkSizes(header: Header, storedLength: number, maxBytes: number): void {
   if (header.payloadLength > maxBytes) {
     throw limitExceeded(`the payload is ${header.payloadLength} bytes, more than maxBytes (${maxBytes})`)
   }
-  const body = bytes.subarray(header.headerLength + CRC_SIZE)
-  if (header.compression !== 'none' && header.payloadLength > body.length * MAX_DEFLATE_RATIO + 64) {
+  if (header.compression !== 'none' && header.payloadLength > storedLength * MAX_DEFLATE_RATIO + 64) {
     throw corrupt('the announced payload size is impossible for its compressed size')
   }
-  return body
 }
 
 /**
- * Checks the CRC-32. Format version 2 covers the header and the payload as stored (so any change
- * to the stored bytes, bytes appended after a deflate stream included, fails before anything is
- * inflated); version 1 covered the header and the inflated payload, so for it `payload` must be the
- * inflated payload.
+ * Checks the CRC-32 over the header and `data[start..end)`. Format version 2 covers the payload as
+ * stored (so any change to the stored bytes, bytes appended after a deflate stream included,
+ * fails before anything is inflated); version 1 covered the inflated payload, so for it `data`
+ * must be the inflated payload.
  * @throws {StowageError} CHECKSUM_MISMATCH.
  */
-export function checkCrc(bytes: Uint8Array, header: Header, payload: Uint8Array, crc32: Crc32): void {
-  if (crc32(payload, 0, payload.length, crc32(bytes, 0, header.headerLength)) !== header.crc) {
+export function checkCrc(bytes: Uint8Array, header: Header, data: Uint8Array, start: number, end: number, crc32: Crc32): void {
+  if (crc32(data, start, end, crc32(bytes, 0, header.headerLength)) !== header.crc) {
     throw new StowageError(StowageErrorCode.CHECKSUM_MISMATCH, 'the envelope is damaged: its CRC-32 does not match')
   }
 }

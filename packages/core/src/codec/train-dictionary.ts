@@ -9,6 +9,9 @@
 // last, where deflate's distance codes are shortest. Time and memory are linear in the bytes
 // looked at, which are capped at MAX_SAMPLED_BYTES (samples are then taken evenly).
 import { invalidArgument } from '../errors/make.js'
+import { createCodecWith } from './codec.js'
+import type { CodecOptions } from './options.js'
+import type { Platform } from './platform/platform.js'
 
 /** Options of {@link trainDictionaryFromPayloads}. */
 export interface TrainOptions {
@@ -123,4 +126,15 @@ export function trainDictionaryFromPayloads(samples: readonly Uint8Array[], opti
     at -= take
   }
   return out.slice(at)
+}
+
+/**
+ * {@link trainDictionaryFromPayloads} on sample values, encoded exactly as a codec writes them.
+ * @throws {StowageError} INVALID_ARGUMENT; as `encode` for a sample that cannot be stored.
+ */
+export function trainDictionaryWith(platform: Platform, samples: readonly unknown[], options?: TrainOptions & Pick<CodecOptions, 'extensions'>): Uint8Array {
+  if (!Array.isArray(samples)) return trainDictionaryFromPayloads(samples as never, options)
+  // An uncompressed envelope without metadata is 8 bytes of header, then the payload.
+  const codec = createCodecWith(platform, { compress: 'never', extensions: options?.extensions ?? [] })
+  return trainDictionaryFromPayloads(samples.map((value) => codec.encode(value).subarray(8)), options)
 }
