@@ -1,7 +1,7 @@
 // How the compression policy was chosen: what deflate saves and costs, by payload size and level,
 // on real data (the webhook payloads, slices of the countries and emoji tables, parts of
 // browser-compat-data) as Stowage's MessagePack; the data behind DEFAULT_COMPRESS_THRESHOLD,
-// DEFAULT_MIN_SAVINGS, LEVEL_BELOW_LARGE, LEVEL_FROM_LARGE and LARGE_PAYLOAD. Native zlib, as the
+// DEFAULT_MIN_SAVINGS, LEVEL_SMALL, LEVEL_MEDIUM, LEVEL_LARGE, MEDIUM_PAYLOAD and LARGE_PAYLOAD. Native zlib, as the
 // Node build deflates (with a window no larger than the payload). Prints a Markdown section.
 import 'ioredis'
 import {
@@ -9,8 +9,10 @@ import {
   DEFAULT_COMPRESS_THRESHOLD,
   DEFAULT_MIN_SAVINGS,
   LARGE_PAYLOAD,
-  LEVEL_BELOW_LARGE,
-  LEVEL_FROM_LARGE,
+  LEVEL_LARGE,
+  LEVEL_MEDIUM,
+  LEVEL_SMALL,
+  MEDIUM_PAYLOAD,
 } from '@stowage/core'
 import { deflateRawSync, inflateRawSync } from 'node:zlib'
 import { browserCompatJavaScript, emojis, webhookPayloads, worldCountries } from './real-data.js'
@@ -78,6 +80,6 @@ for (const [lo, hi, label] of buckets) {
 }
 lines.push(
   '',
-  `Chosen: no deflate under ${DEFAULT_COMPRESS_THRESHOLD} B (below 512 B it saves ~15% for more time than MessagePack itself takes; 512 B–1 KiB saves more, but a fixed ~30 µs per call of zlib setup still doubles the cost of a value that small); keep the deflated form only when it saves ${DEFAULT_MIN_SAVINGS * 100}% (jemalloc, Redis's allocator, has size classes 20–25% apart, so a smaller saving seldom frees memory while every read pays the inflate); level ${LEVEL_BELOW_LARGE} under ${LARGE_PAYLOAD / 1024 / 1024} MiB (inflate time does not depend on the level and caches are read far more than written; level 6 is 4–12% smaller than level 1), level ${LEVEL_FROM_LARGE} from there (level 6 costs 3–4× the deflate time there).`,
+  `Chosen: no deflate under ${DEFAULT_COMPRESS_THRESHOLD} B (below 512 B it saves ~15% for more time than MessagePack itself takes; 512 B–1 KiB saves more, but a fixed ~30 µs per call of zlib setup still doubles the cost of a value that small); keep the deflated form only when it saves ${DEFAULT_MIN_SAVINGS * 100}% (jemalloc, Redis's allocator, has size classes 20–25% apart, so a smaller saving seldom frees memory while every read pays the inflate); level ${LEVEL_SMALL} under ${MEDIUM_PAYLOAD / 1024} KiB (there level 6 saves at most ~9% more for up to 2.8× the deflate time, and every write pays it: a 24 kB post through Redis ran at 0.24× the pairs per second of JSON at level 6, 0.65× at level 1), level ${LEVEL_MEDIUM} from ${MEDIUM_PAYLOAD / 1024} KiB to ${LARGE_PAYLOAD / 1024 / 1024} MiB (12–17% smaller than level 1, inflate no slower, and caches are read far more than written), level ${LEVEL_LARGE} from there (level 6 costs 3–4× the deflate time there).`,
 )
 console.log(lines.join('\n'))

@@ -76,7 +76,8 @@ describe('the demo with Redis', () => {
     await demo.close()
     await page.locator('#refresh').click()
     await page.waitForFunction(() => Object.values(window.demo.rows).every((r) => r.source === 'offline'), undefined, { timeout: 10_000 })
-    expect(await page.locator('#status').textContent()).toContain('server unreachable')
+    // The rows turn offline one by one; the status line follows once the stats request has failed too.
+    await expect.poll(() => page.locator('#status').textContent(), { timeout: 10_000 }).toContain('server unreachable')
     expect((await rows(page))['items-1000']!.summary).toBe('1,000 items; last index 999')
   })
 })

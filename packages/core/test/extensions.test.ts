@@ -80,6 +80,7 @@ describe('options', () => {
       { extensions: [{ ...money, type: 64 }] },
       { extensions: [money, { ...money }] },
       { extensions: [{ type: 3 }] },
+      { extensions: [{ ...money, class: () => money }] },
     ]
     for (const options of bad) {
       const error = caught(() => createCodec(options as never)) as StowageError

@@ -129,6 +129,10 @@ describe('hostile input', () => {
 
   it('refuses values bigger than maxBytes on encode', () => {
     expect((caught(() => encode('x'.repeat(5000), { maxBytes: 1000 })) as StowageError).code).toBe(StowageErrorCode.LIMIT_EXCEEDED)
+    // Past 1 MiB a string takes another path (TextEncoder); it is refused as well, well-formed or not.
+    for (const huge of ['é'.repeat(3 << 20), `\ud800${'x'.repeat(3 << 20)}`]) {
+      expect((caught(() => encode({ huge }, { maxBytes: 2 << 20 })) as StowageError).code).toBe(StowageErrorCode.LIMIT_EXCEEDED)
+    }
   })
 
   it('refuses functions, symbols and unregistered classes', () => {

@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { decode as msgpackDecode, ExtensionCodec } from '@msgpack/msgpack'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -64,6 +65,25 @@ describe('Node (zlib) and portable (fflate) builds', () => {
         expect(await reader.decodeAsync(bytes, options)).toStrictEqual(value)
       }
     }
+  })
+
+  it('read each other’s bytes with dictionaries of any size from 1 byte, at every level', () => {
+    const words = fc.array(fc.stringMatching(/^[a-z:/_.-]{1,12}$/), { minLength: 1, maxLength: 20 })
+    fc.assert(
+      fc.property(words, fc.integer({ min: 1, max: 700 }), fc.constantFrom(1, 6, 9), fc.nat(80), (list, size, level, rows) => {
+        const dictionary = new TextEncoder().encode(list.join(',').repeat(Math.ceil(size / 2)).slice(0, size))
+        const value = Array.from({ length: rows }, (_, i) => ({ a: list[i % list.length], b: `${list[(i * 7) % list.length]}/${i}` }))
+        const options = { dictionaries: [dictionary], compress: 'always', level } as const
+        for (const [writer, reader] of [
+          [node, portable],
+          [portable, node],
+          [portable, portable],
+        ] as const) {
+          expect(reader.decode(writer.encode(value, options), options)).toStrictEqual(value)
+        }
+      }),
+      { numRuns: 400 },
+    )
   })
 
   it('refuse bytes after the deflate stream even under a CRC that covers them (zlib); fflate returns the exact value', () => {

@@ -10,7 +10,7 @@ import { checkCrc, checkSizes, MAX_TIME, readHeader, sealDeflated, sealPayload, 
 import { hasCycle, pathTo } from './find-path.js'
 import { CRC_SIZE, MAX_HEADER_SIZE } from './format.js'
 import type { CompressionLevel, InflateFailure, Platform } from './platform/platform.js'
-import { LARGE_PAYLOAD, LEVEL_BELOW_LARGE, LEVEL_FROM_LARGE, settle, type CodecOptions, type Settled } from './options.js'
+import { LARGE_PAYLOAD, LEVEL_LARGE, LEVEL_MEDIUM, LEVEL_SMALL, MEDIUM_PAYLOAD, settle, type CodecOptions, type Settled } from './options.js'
 
 /** A codec with its options settled once: the fast way to encode and decode many values. */
 export interface Codec {
@@ -276,7 +276,8 @@ class StowageCodec implements Codec {
 
   private level(length: number): CompressionLevel {
     const { level } = this.settings
-    return level !== 'auto' ? level : length < LARGE_PAYLOAD ? LEVEL_BELOW_LARGE : LEVEL_FROM_LARGE
+    if (level !== 'auto') return level
+    return length < MEDIUM_PAYLOAD ? LEVEL_SMALL : length < LARGE_PAYLOAD ? LEVEL_MEDIUM : LEVEL_LARGE
   }
 
   private wantsDeflate(length: number): boolean {

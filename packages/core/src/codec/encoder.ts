@@ -563,6 +563,8 @@ export class Encoder {
   }
 
   private hugeString(s: string): void {
+    // Every UTF-16 unit takes at least one byte: a string this long is refused before it is copied.
+    if (s.length > this.settings.maxBytes) throw this.tooBig()
     if (!isWellFormed(s)) return this.raw(utf16Bytes(s))
     const bytes = new TextEncoder().encode(s)
     this.ensure(5 + bytes.length)

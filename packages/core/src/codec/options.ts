@@ -8,17 +8,25 @@ export type CompressMode = 'auto' | 'always' | 'never'
 
 /** Default of {@link CodecOptions.compress}. */
 export const DEFAULT_COMPRESS: CompressMode = 'auto'
-/** Default of {@link CodecOptions.level}: chosen by payload size ({@link LEVEL_BELOW_LARGE}, {@link LEVEL_FROM_LARGE}). */
+/** Default of {@link CodecOptions.level}: chosen by payload size ({@link LEVEL_SMALL}, {@link LEVEL_MEDIUM}, {@link LEVEL_LARGE}). */
 export const DEFAULT_LEVEL = 'auto'
 /**
- * With `level: 'auto'`, the level for payloads under {@link LARGE_PAYLOAD}: caches are read far
- * more than written, inflate time does not depend on the level, and level 6 is 4–12% smaller
- * than level 1 at up to twice the deflate time (apps/bench/RESULTS.md, "Compression policy").
+ * With `level: 'auto'`, the level for payloads under {@link MEDIUM_PAYLOAD}: there level 6 saves at
+ * most ~9% more for up to 2.8× the deflate time (a text-heavy 24 kB post through Redis: 0.24× the
+ * pairs per second of JSON at level 6, 0.65× at level 1), and every write pays it
+ * (apps/bench/RESULTS.md, "Compression policy").
  */
-export const LEVEL_BELOW_LARGE: CompressionLevel = 6
+export const LEVEL_SMALL: CompressionLevel = 1
+/**
+ * With `level: 'auto'`, the level from {@link MEDIUM_PAYLOAD} to {@link LARGE_PAYLOAD}: level 6 is
+ * 12–17% smaller than level 1 there, inflates no slower, and caches read far more than they write.
+ */
+export const LEVEL_MEDIUM: CompressionLevel = 6
 /** With `level: 'auto'`, the level from {@link LARGE_PAYLOAD} up: there level 6 costs 3–4× level 1's deflate time. */
-export const LEVEL_FROM_LARGE: CompressionLevel = 1
-/** The payload size (bytes of MessagePack) from which `level: 'auto'` deflates at {@link LEVEL_FROM_LARGE}: 1 MiB. */
+export const LEVEL_LARGE: CompressionLevel = 1
+/** The payload size (bytes of MessagePack) from which `level: 'auto'` deflates at {@link LEVEL_MEDIUM}: 64 KiB. */
+export const MEDIUM_PAYLOAD = 64 * 1024
+/** The payload size (bytes of MessagePack) from which `level: 'auto'` deflates at {@link LEVEL_LARGE}: 1 MiB. */
 export const LARGE_PAYLOAD = 1024 * 1024
 /**
  * Default of {@link CodecOptions.compressThreshold} on Node, in bytes of MessagePack: below 1 KiB
@@ -63,8 +71,8 @@ export interface CodecOptions {
    */
   readonly compress?: CompressMode
   /**
-   * Raw deflate level, 0 (store) to 9 (smallest), or `'auto'`: 6 for payloads under 1 MiB, 1 from
-   * there up. Defaults to `'auto'` ({@link DEFAULT_LEVEL}).
+   * Raw deflate level, 0 (store) to 9 (smallest), or `'auto'`: 1 under 64 KiB of payload, 6 from
+   * 64 KiB to 1 MiB, 1 from there up. Defaults to `'auto'` ({@link DEFAULT_LEVEL}).
    */
   readonly level?: CompressionLevel | 'auto'
   /**
@@ -150,6 +158,8 @@ function checkExtensions(extensions: unknown): readonly Extension[] {
     for (const [name, fn] of [['class', cls], ['encode', encode], ['decode', decode]] as const) {
       if (typeof fn !== 'function') throw invalid(`extensions[${i}].${name} must be a function, got ${describe(fn)}`)
     }
+    // An arrow function is a function but has no prototype: `instanceof` would throw on every value.
+    if (typeof (cls as { prototype?: unknown }).prototype !== 'object') throw invalid(`extensions[${i}].class must be a class (a constructor with a prototype)`)
     types.add(type)
   })
   return extensions as readonly Extension[]
