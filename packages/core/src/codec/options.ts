@@ -12,14 +12,14 @@ export const DEFAULT_COMPRESS: CompressMode = 'auto'
 export const DEFAULT_LEVEL = 'auto'
 /**
  * With `level: 'auto'`, the level for payloads under {@link MEDIUM_PAYLOAD}: there level 6 saves at
- * most ~9% more for up to 2.8× the deflate time (a text-heavy 24 kB post through Redis: 0.24× the
- * pairs per second of JSON at level 6, 0.65× at level 1), and every write pays it
+ * most ~9% more for up to twice the deflate time on real data (a text-heavy 24 kB post through Redis: 0.24× the
+ * pairs per second of JSON at level 6, 0.57–0.65× at level 1), and every write pays it
  * (apps/bench/RESULTS.md, "Compression policy").
  */
 export const LEVEL_SMALL: CompressionLevel = 1
 /**
  * With `level: 'auto'`, the level from {@link MEDIUM_PAYLOAD} to {@link LARGE_PAYLOAD}: level 6 is
- * 12–17% smaller than level 1 there, inflates no slower, and caches read far more than they write.
+ * 12–14% smaller than level 1 there, inflates no slower, and caches read far more than they write.
  */
 export const LEVEL_MEDIUM: CompressionLevel = 6
 /** With `level: 'auto'`, the level from {@link LARGE_PAYLOAD} up: there level 6 costs 3–4× level 1's deflate time. */
