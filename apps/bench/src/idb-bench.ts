@@ -1,28 +1,13 @@
 // IndexedDB in real Chromium (issue 5): bundles browser/idb-page.ts, serves it on loopback, runs it
 // in Debian's Chromium through Playwright, and prints a Markdown section. Structured-clone sizes
 // come from v8.serialize in Node (the same serializer Chromium's IndexedDB uses, before its Snappy).
-import { build } from 'esbuild'
-import { createServer } from 'node:http'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { serialize } from 'node:v8'
-import { chromiumLaunchOptions } from '../../../chromium.js'
-import { chromium } from 'playwright'
+import { openBenchPage } from './browser-page.js'
 import type { PageRow, RealSets } from './browser/idb-page.js'
 import { emojis, webhookPayloads } from './real-data.js'
 import { w1, w2 } from './workloads.js'
 
-const here = dirname(fileURLToPath(import.meta.url))
-const bundle = (await build({ entryPoints: [join(here, 'browser', 'idb-page.ts')], bundle: true, format: 'esm', platform: 'browser', write: false, target: 'es2022', minify: true })).outputFiles[0]!.text
-const server = createServer((req, res) => {
-  if (req.url === '/page.js') return res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(bundle)
-  res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><script type="module" src="/page.js"></script>')
-})
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-const browser = await chromium.launch(chromiumLaunchOptions)
-const page = await browser.newPage()
-await page.goto(`http://127.0.0.1:${(server.address() as { port: number }).port}`)
-await page.waitForFunction(() => typeof window.runIdbBench === 'function')
+const { page, version, close } = await openBenchPage('idb-page.ts', 'runIdbBench')
 const real: RealSets = { webhooks: webhookPayloads(), emojis: emojis() }
 const { rows, longestTaskMs, coldLongestTaskMs, bigBytes } = (await page.evaluate((sets) => window.runIdbBench(sets), real)) as {
   rows: PageRow[]
@@ -30,9 +15,7 @@ const { rows, longestTaskMs, coldLongestTaskMs, bigBytes } = (await page.evaluat
   coldLongestTaskMs: number
   bigBytes: number
 }
-const version = browser.version()
-await browser.close()
-server.close()
+await close()
 
 const clone = 'idb-keyval (structured clone)'
 const stowage = 'Stowage set/get'

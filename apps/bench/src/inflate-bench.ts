@@ -3,16 +3,10 @@
 // Payloads are Stowage MessagePack of real data (the GitHub webhook payloads, joined to reach the
 // larger sizes). Prints a Markdown section.
 import { createCodec } from '@stowage/core'
-import { build } from 'esbuild'
-import { createServer } from 'node:http'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { chromium } from 'playwright'
-import { chromiumLaunchOptions } from '../../../chromium.js'
+import { openBenchPage } from './browser-page.js'
 import type { InflateRow } from './browser/inflate-page.js'
 import { webhookPayloads } from './real-data.js'
 
-const here = dirname(fileURLToPath(import.meta.url))
 const never = createCodec({ compress: 'never' })
 const hooks = webhookPayloads()
 const sizes = [1 << 10, 4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20]
@@ -28,20 +22,9 @@ const payloads = sizes.map((size) => {
   return Array.from(never.encode(values).subarray(8, 8 + size))
 })
 
-const bundle = (await build({ entryPoints: [join(here, 'browser', 'inflate-page.ts')], bundle: true, format: 'esm', platform: 'browser', write: false, minify: true })).outputFiles[0]!.text
-const server = createServer((req, res) => {
-  if (req.url === '/page.js') return res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(bundle)
-  res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><script type="module" src="/page.js"></script>')
-})
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-const browser = await chromium.launch(chromiumLaunchOptions)
-const page = await browser.newPage()
-await page.goto(`http://127.0.0.1:${(server.address() as { port: number }).port}`)
-await page.waitForFunction(() => typeof window.runInflateBench === 'function')
+const { page, version, close } = await openBenchPage('inflate-page.ts', 'runInflateBench')
 const rows = (await page.evaluate((p) => window.runInflateBench(p), payloads)) as InflateRow[]
-const version = browser.version()
-await browser.close()
-server.close()
+await close()
 
 const f = (ms: number) => (ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(2)} ms`)
 const kib = (n: number) => (n >= 1 << 20 ? `${n >> 20} MiB` : `${n >> 10} KiB`)

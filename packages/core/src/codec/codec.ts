@@ -193,9 +193,7 @@ class StowageCodec implements Codec {
     const start = this.opened(bytes, header)
     // Uncompressed: decoded where it lies, without a view of its own.
     if (header.compression === 'none') return this.read(bytes, header, bytes, start)
-    const stored = bytes.subarray(start)
-    const dictionary = this.dictionaryFor(header)
-    this.scanPrefix(header, stored, dictionary)
+    const { stored, dictionary } = this.compressedPart(bytes, header, start)
     let payload: Uint8Array
     try {
       payload = this.platform.inflateSync(stored, header.payloadLength, dictionary)
@@ -209,9 +207,7 @@ class StowageCodec implements Codec {
     const header = readHeader(bytes)
     const start = this.opened(bytes, header)
     if (header.compression === 'none') return this.read(bytes, header, bytes, start)
-    const stored = bytes.subarray(start)
-    const dictionary = this.dictionaryFor(header)
-    this.scanPrefix(header, stored, dictionary)
+    const { stored, dictionary } = this.compressedPart(bytes, header, start)
     let payload: Uint8Array
     try {
       payload = await this.platform.inflateAsync(stored, header.payloadLength, dictionary)
@@ -221,11 +217,16 @@ class StowageCodec implements Codec {
     return this.read(bytes, header, payload, 0)
   }
 
-  // Looks at the start of a large compressed payload before inflating it all; see PREFIX_SCAN_MIN.
-  private scanPrefix(header: Header, stored: Uint8Array, dictionary: Uint8Array | undefined): void {
-    if (header.payloadLength < PREFIX_SCAN_MIN) return
-    const prefix = this.platform.inflatePrefix(stored, PREFIX_INPUT, dictionary)
-    if (prefix.length > 0) this.decoding(() => this.decoder.scan(prefix))
+  // The stored stream and its dictionary, once the start of a large payload has been looked at
+  // before inflating it all (see PREFIX_SCAN_MIN).
+  private compressedPart(bytes: Uint8Array, header: Header, start: number): { stored: Uint8Array; dictionary: Uint8Array | undefined } {
+    const stored = bytes.subarray(start)
+    const dictionary = this.dictionaryFor(header)
+    if (header.payloadLength >= PREFIX_SCAN_MIN) {
+      const prefix = this.platform.inflatePrefix(stored, PREFIX_INPUT, dictionary)
+      if (prefix.length > 0) this.decoding(() => this.decoder.scan(prefix))
+    }
+    return { stored, dictionary }
   }
 
   // Checks the sizes and, for format version 2 (or anything uncompressed), the CRC, all before

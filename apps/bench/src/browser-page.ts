@@ -1,0 +1,38 @@
+// Opens a bench page in Debian's Chromium: bundles one file of browser/, serves it on loopback and
+// loads it through Playwright. The caller runs the page's function, then closes.
+import { build } from 'esbuild'
+import { createServer } from 'node:http'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium, type Page } from 'playwright'
+import { chromiumLaunchOptions } from '../../../chromium.js'
+
+export interface BenchPage {
+  readonly page: Page
+  /** The browser's version, for the tables' captions. */
+  readonly version: string
+  close(): Promise<void>
+}
+
+/** Bundles `browser/<file>`, serves it and waits until the page has set `window[ready]`. */
+export async function openBenchPage(file: string, ready: string): Promise<BenchPage> {
+  const entry = join(dirname(fileURLToPath(import.meta.url)), 'browser', file)
+  const bundle = (await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'browser', write: false, target: 'es2022', minify: true })).outputFiles[0]!.text
+  const server = createServer((req, res) => {
+    if (req.url === '/page.js') return res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(bundle)
+    res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><script type="module" src="/page.js"></script>')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const browser = await chromium.launch(chromiumLaunchOptions)
+  const page = await browser.newPage()
+  await page.goto(`http://127.0.0.1:${(server.address() as { port: number }).port}`)
+  await page.waitForFunction((name) => typeof (window as unknown as Record<string, unknown>)[name] === 'function', ready)
+  return {
+    page,
+    version: browser.version(),
+    async close() {
+      await browser.close()
+      server.close()
+    },
+  }
+}
