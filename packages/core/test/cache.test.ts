@@ -85,10 +85,10 @@ describe('Cache: basics', () => {
     expect(await code(cache.set('k', 1, { ttl: -1 }))).toBe(StowageErrorCode.INVALID_ARGUMENT)
     expect(await code(cache.getOrSet('k', () => 1, { staleFor: 10 }))).toBe(StowageErrorCode.INVALID_ARGUMENT)
     expect(await code(cache.getOrSet('k', 'not a function' as never))).toBe(StowageErrorCode.INVALID_ARGUMENT)
-    for (const options of [{ namespace: 'a:b' }, { namespace: '' }, { ttl: 0 }, { version: -1 }, { readErrors: 'maybe' }, { migrate: 5 }]) {
+    for (const options of [{ namespace: 'a::b' }, { namespace: 'a:' }, { namespace: 'a b' }, { namespace: '' }, { ttl: 0 }, { version: -1 }, { readErrors: 'maybe' }, { migrate: 5 }]) {
       expect(() => createCache(options as never)).toThrow(expect.objectContaining({ code: StowageErrorCode.INVALID_ARGUMENT }) as Error)
     }
-    expect(() => cache.withNamespace('x:y')).toThrow(expect.objectContaining({ code: StowageErrorCode.INVALID_ARGUMENT }) as Error)
+    expect(() => cache.withNamespace(':y')).toThrow(expect.objectContaining({ code: StowageErrorCode.INVALID_ARGUMENT }) as Error)
   })
 
   it('closes the memory store it created, never a store it was given', async () => {
@@ -112,8 +112,25 @@ describe('Cache: namespaces', () => {
     await users.set('1', 'ada')
     await users.withNamespace('admins').getOrSet('2', () => 'grace')
     expect(await storedKeys(store)).toStrictEqual(['app:a', 'app:b', 'app:c', 'app:users:1', 'app:users:admins:2'])
-    expect(await cache.getMany(['a', 'b', 'c', 'users:1'])).toStrictEqual([1, 2, 3, 'ada'])
+    expect(await cache.getMany(['a', 'b', 'c', 'users:1'])).toStrictEqual([1, 2, 3, undefined])
     expect(users.namespace).toBe('app:users')
+    expect(await createCache({ store, namespace: 'app:users' }).get('1')).toBe('ada')
+  })
+
+  it('never let a key reach into a child namespace: `b:c` under `a` is not `c` under `a:b`', async () => {
+    const store = createMemoryStore()
+    const parent = createCache({ store, namespace: 'a' })
+    const child = parent.withNamespace('b')
+    await parent.set('b:c', 'parent')
+    await parent.set('100%', 'percent')
+    await child.set('c', 'child')
+    expect(await parent.get('b:c')).toBe('parent')
+    expect(await child.get('c')).toBe('child')
+    expect(await storedKeys(store)).toStrictEqual(['a:100%25', 'a:b%3Ac', 'a:b:c'])
+    await child.clear()
+    expect(await child.get('c')).toBeUndefined()
+    expect(await parent.get('b:c')).toBe('parent')
+    expect(await parent.get('100%')).toBe('percent')
   })
 
   it('let two caches share a store: same keys apart, clear() removes only its own', async () => {
@@ -223,6 +240,24 @@ describe('Cache: getOrSet', () => {
     expect(cache.stats().staleHits).toBeGreaterThanOrEqual(2)
   })
 
+  it('stale-while-revalidate: callers that come while the refresh runs get the stale value too', async () => {
+    const cache = createCache()
+    let calls = 0
+    const loader = async () => {
+      calls++
+      await sleep(100)
+      return `v${calls}`
+    }
+    expect(await cache.getOrSet('k', loader, { ttl: 30, staleFor: 5_000 })).toBe('v1')
+    await sleep(50) // now stale
+    expect(await cache.getOrSet('k', loader, { ttl: 30, staleFor: 5_000 })).toBe('v1') // starts the refresh
+    const later = await Promise.all([1, 2, 3].map(() => cache.getOrSet('k', loader, { ttl: 30, staleFor: 5_000 })))
+    expect(later).toStrictEqual(['v1', 'v1', 'v1'])
+    expect(calls).toBe(2)
+    await sleep(150)
+    expect(await cache.getOrSet('k', loader, { ttl: 30, staleFor: 5_000 })).toBe('v2')
+  })
+
   it('stale-while-revalidate: a failed refresh keeps the stale value until it truly expires', async () => {
     const cache = createCache()
     const errors = record(cache, 'error')
@@ -274,6 +309,24 @@ describe('Cache: schema versions', () => {
     expect(misses.map((m) => m.reason)).toStrictEqual(['older-version'])
     expect(v1Misses.map((m) => m.reason)).toStrictEqual(['newer-version'])
     expect(inspect((await store.get('u:grace')) as Uint8Array).schemaVersion).toBe(2)
+  })
+
+  it('reports a migrate that throws as MIGRATION_FAILED with its error as the cause', async () => {
+    const store = createMemoryStore()
+    await createCache({ store, version: 1 }).set('k', 1)
+    const problem = new Error('no such field')
+    const v2 = createCache({
+      store,
+      version: 2,
+      migrate: () => {
+        throw problem
+      },
+    })
+    const errors = record(v2, 'error')
+    const misses = record(v2, 'miss')
+    expect(await v2.get('k')).toBeUndefined()
+    expect(errors.map((e) => [e.operation, e.error.code, e.error.cause])).toStrictEqual([['migrate', StowageErrorCode.MIGRATION_FAILED, problem]])
+    expect(misses.map((m) => m.reason)).toStrictEqual(['older-version'])
   })
 })
 
@@ -329,6 +382,27 @@ describe('Cache: failures', () => {
     expect(await store.get('c:json')).toBeUndefined()
   })
 
+  it('keeps intact entries this reader cannot use (an extension, a dictionary, a limit it lacks) and says why', async () => {
+    class Money {
+      constructor(readonly cents: number) {}
+    }
+    const money = { type: 1, class: Money, encode: (m: Money) => m.cents, decode: (c: unknown) => new Money(c as number) }
+    const store = createMemoryStore()
+    const writer = createCache({ store, namespace: 'n', codec: { extensions: [money] } })
+    await writer.set('price', new Money(250))
+    await writer.set('big', 'x'.repeat(5000))
+    const reader = createCache({ store, namespace: 'n', codec: { maxBytes: 1000 } })
+    const misses = record(reader, 'miss')
+    const errors = record(reader, 'error')
+    expect(await reader.get('price')).toBeUndefined()
+    expect(await reader.get('big')).toBeUndefined()
+    expect(misses.map((m) => m.reason)).toStrictEqual(['unsupported', 'too-large'])
+    expect(errors.map((e) => e.error.code)).toStrictEqual([StowageErrorCode.UNSUPPORTED_TYPE, StowageErrorCode.LIMIT_EXCEEDED])
+    await sleep(0)
+    expect(await writer.get('price')).toStrictEqual(new Money(250))
+    expect(await writer.get('big')).toHaveLength(5000)
+  })
+
   it('rejects values the codec cannot store, whatever the write policy', async () => {
     const cache = createCache({ writeErrors: 'ignore' })
     await expect(cache.set('f', () => 1)).rejects.toMatchObject({ code: StowageErrorCode.UNSUPPORTED_TYPE })
@@ -382,8 +456,8 @@ describe('Cache: bundles', () => {
     await post.set('views', 10n)
     expect(await post.get('title')).toBe('Hello')
     expect(await post.getAll()).toStrictEqual(new Map<string, unknown>([['title', 'Hello'], ['body', { paragraphs: ['a', 'b'] }], ['views', 10n]]))
-    expect(await storedKeys(store)).toStrictEqual(['app:post:42'])
-    expect(inspect((await store.getField('app:post:42', 'title')) as Uint8Array).formatVersion).toBe(FORMAT_VERSION)
+    expect(await storedKeys(store)).toStrictEqual(['app:post%3A42'])
+    expect(inspect((await store.getField('app:post%3A42', 'title')) as Uint8Array).formatVersion).toBe(FORMAT_VERSION)
     expect(await post.delete('title')).toBe(true)
     expect(await post.get('title')).toBeUndefined()
     await post.set('short', 1, { ttl: 50 })

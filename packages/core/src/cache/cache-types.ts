@@ -30,7 +30,10 @@ export type WriteErrorPolicy = 'throw' | 'ignore'
 export interface CacheOptions {
   /** Where the bytes go. Defaults to a new in-memory store, which `close()` then closes. */
   readonly store?: Store
-  /** Prefix of every key as `namespace:key`; letters, digits, `_`, `-` and `.`, no `:`. Defaults to `'stowage'` ({@link DEFAULT_NAMESPACE}). */
+  /**
+   * Prefix of every key as `namespace:key`: segments of letters, digits, `_`, `-` and `.`, joined by
+   * `:` (`'app:users'` is the child `users` of `app`). Defaults to `'stowage'` ({@link DEFAULT_NAMESPACE}).
+   */
   readonly namespace?: string
   /** TTL of every entry, in ms, unless a call says otherwise. Defaults to none: entries do not expire. */
   readonly ttl?: number
@@ -129,8 +132,12 @@ export interface Bundle<V = unknown> {
   delete(field: string): Promise<boolean>
 }
 
-/** Why a read was a miss. */
-export type MissReason = 'absent' | 'corrupt' | 'older-version' | 'newer-version' | 'store-error'
+/**
+ * Why a read was a miss: nothing there; damaged bytes (deleted); intact bytes this reader cannot
+ * use, a newer format or an extension or dictionary it lacks (kept); bytes over its `maxBytes`
+ * (kept); a schema version it cannot migrate or does not know yet; a failed store read.
+ */
+export type MissReason = 'absent' | 'corrupt' | 'unsupported' | 'too-large' | 'older-version' | 'newer-version' | 'store-error'
 
 /** The events of a cache and what their listeners receive. */
 export interface CacheEvents {

@@ -23,6 +23,7 @@ import type { CodecOptions } from '../codec/options.js'
 import type { Store } from '../stores/store.js'
 import { StowageError } from '../errors/stowage-error.js'
 import { checkKey, checkTtl } from '../stores/validate.js'
+import { checkNamespace, storeKey } from './keys.js'
 
 /** A cache over a {@link Store}: typed values in, compact envelopes stored. See `createCache`. */
 export interface Cache<S extends CacheSchema = CacheSchema> {
@@ -81,7 +82,7 @@ export interface Cache<S extends CacheSchema = CacheSchema> {
    * @throws {StowageError} INVALID_ARGUMENT for a bad key or a store without bundles.
    */
   bundle<V = unknown>(key: CacheKey<S>): Bundle<V>
-  /** A cache on the same store and settings under `namespace:name`, with its own stats and events. @throws {StowageError} INVALID_ARGUMENT. */
+  /** A cache on the same store and settings under `namespace:name` (`name` may itself hold `:`-joined segments), with its own stats and events. @throws {StowageError} INVALID_ARGUMENT. */
   withNamespace(name: string): Cache<S>
   /** A snapshot of this namespace's counters. */
   stats(): CacheStats
@@ -115,13 +116,14 @@ interface Shared {
   unsubscribe: (() => void) | undefined
 }
 
-const NAMESPACE = /^[A-Za-z0-9_.-]+$/
 const utf8 = new TextEncoder()
 
-function checkNamespace(name: unknown): asserts name is string {
-  if (typeof name !== 'string' || !NAMESPACE.test(name)) {
-    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `a namespace is letters, digits, '_', '-' and '.', got ${JSON.stringify(name)}`)
-  }
+// Why bytes that did not decode are a miss: damaged, or intact but beyond this reader.
+function undecodable(e: unknown): MissReason {
+  const code = StowageError.isInstance(e) ? e.code : undefined
+  if (code === StowageErrorCode.UNSUPPORTED_VERSION || code === StowageErrorCode.UNSUPPORTED_TYPE) return 'unsupported'
+  if (code === StowageErrorCode.LIMIT_EXCEEDED) return 'too-large'
+  return 'corrupt'
 }
 
 function storeError(operation: string, e: unknown): StowageError {
@@ -133,6 +135,8 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
   private readonly prefix: string
   private readonly observer: CacheObserver
   private readonly inflight = new Map<string, Promise<unknown>>()
+  /** The stale entries being refreshed in the background, by key. */
+  private readonly refreshing = new Map<string, Entry>()
 
   constructor(
     private readonly shared: Shared,
@@ -152,7 +156,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
 
   async getBytes(key: string): Promise<Uint8Array | undefined> {
     checkKey(key)
-    const full = this.prefix + key
+    const full = storeKey(this.prefix, key)
     const near = await this.shared.local?.get(full).catch(() => undefined)
     if (near !== undefined) return near
     try {
@@ -168,13 +172,13 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     checkTtl(ttl)
     const { payloadLength } = inspect(envelope)
     try {
-      await this.shared.store.set(this.prefix + key, envelope, { ttl })
+      await this.shared.store.set(storeKey(this.prefix, key), envelope, { ttl })
     } catch (e) {
       this.writeFailed('set', key, e, false)
       return
     }
     this.wrote(key, undefined, { bytes: envelope, payloadLength }, false)
-    this.changed('set', [{ full: this.prefix + key, bytes: envelope, ttl }])
+    this.changed('set', [{ full: storeKey(this.prefix, key), bytes: envelope, ttl }])
   }
 
   async get(key: string): Promise<never> {
@@ -198,7 +202,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     checkKey(key)
     let existed = false
     try {
-      existed = await this.shared.store.delete(this.prefix + key)
+      existed = await this.shared.store.delete(storeKey(this.prefix, key))
     } catch (e) {
       this.writeFailed('delete', key, e, false)
     }
@@ -206,7 +210,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
       this.observer.counters.deletes++
       this.observer.emit('delete', { namespace: this.namespace, key })
     }
-    this.changed('delete', [{ full: this.prefix + key }])
+    this.changed('delete', [{ full: storeKey(this.prefix, key) }])
     return existed
   }
 
@@ -216,7 +220,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     if (!store.getMany || local) return Promise.all(keys.map((key) => this.get(key)))
     let found: Array<Uint8Array | undefined>
     try {
-      found = await store.getMany(keys.map((key) => this.prefix + key))
+      found = await store.getMany(keys.map((key) => storeKey(this.prefix, key)))
     } catch (e) {
       return keys.map((key) => this.readFailed(key, e)) as never[]
     }
@@ -235,13 +239,13 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     }
     const encoded = await Promise.all(entries.map((e) => this.encode(e.value, undefined)))
     try {
-      await store.setMany(entries.map((e, i) => ({ key: this.prefix + e.key, value: (encoded[i] as EncodedEnvelope).bytes, ttl: e.ttl ?? this.shared.ttl })))
+      await store.setMany(entries.map((e, i) => ({ key: storeKey(this.prefix, e.key), value: (encoded[i] as EncodedEnvelope).bytes, ttl: e.ttl ?? this.shared.ttl })))
     } catch (e) {
       this.writeFailed('set', undefined, e, false)
       return
     }
     entries.forEach((e, i) => this.wrote(e.key, e.value, encoded[i] as EncodedEnvelope))
-    this.changed('set', entries.map((e, i) => ({ full: this.prefix + e.key, bytes: (encoded[i] as EncodedEnvelope).bytes, ttl: e.ttl ?? this.shared.ttl })))
+    this.changed('set', entries.map((e, i) => ({ full: storeKey(this.prefix, e.key), bytes: (encoded[i] as EncodedEnvelope).bytes, ttl: e.ttl ?? this.shared.ttl })))
   }
 
   async deleteMany(keys: readonly string[]): Promise<number> {
@@ -250,12 +254,12 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     if (!store.deleteMany) return (await Promise.all(keys.map((key) => this.delete(key)))).filter(Boolean).length
     let removed = 0
     try {
-      removed = await store.deleteMany(keys.map((key) => this.prefix + key))
+      removed = await store.deleteMany(keys.map((key) => storeKey(this.prefix, key)))
     } catch (e) {
       this.writeFailed('delete', undefined, e, false)
     }
     this.observer.counters.deletes += removed
-    this.changed('delete', keys.map((key) => ({ full: this.prefix + key })))
+    this.changed('delete', keys.map((key) => ({ full: storeKey(this.prefix, key) })))
     return removed
   }
 
@@ -288,11 +292,21 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
       throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'staleFor needs a ttl: there is no stale without fresh')
     }
     const pending = this.inflight.get(key)
-    if (pending) return pending as Promise<never>
+    if (pending) {
+      // While a stale value is being refreshed, every caller gets it, not only the first.
+      const stale = this.refreshing.get(key)
+      if (stale === undefined) return pending as Promise<never>
+      this.observer.counters.staleHits++
+      this.observer.emit('hit', { namespace: this.namespace, key, stale: true })
+      return stale.value as never
+    }
     const entry = await this.read(key, 'getOrSet', true)
     if (entry !== undefined) {
       if (entry.freshUntil !== undefined && entry.freshUntil <= Date.now() && !this.inflight.has(key)) {
-        this.load(key, loader, ttl, staleFor).catch((e: unknown) => this.failed('refresh', key, e))
+        this.refreshing.set(key, entry)
+        this.load(key, loader, ttl, staleFor)
+          .catch((e: unknown) => this.failed('refresh', key, e))
+          .finally(() => this.refreshing.delete(key))
       }
       return entry.value as never
     }
@@ -305,7 +319,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     if (!store.getField || !store.getFields || !store.setField || !store.deleteField) {
       throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `the ${store.name} store cannot hold bundles`)
     }
-    const full = this.prefix + key
+    const full = storeKey(this.prefix, key)
     const { getField, getFields, setField, deleteField } = store as Required<Store>
     const label = (field: string) => `${key}#${field}`
     return {
@@ -397,7 +411,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
   }
 
   private async read(key: string, operation: CacheOperation, count: boolean): Promise<Entry | undefined> {
-    const full = this.prefix + key
+    const full = storeKey(this.prefix, key)
     const { local } = this.shared
     if (local) {
       // The local tier is an optimisation: its failures only send the read on to the store.
@@ -445,7 +459,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     bytes: Uint8Array | undefined,
     operation: CacheOperation,
     count: boolean,
-    drop: () => Promise<unknown> = () => this.shared.store.delete(this.prefix + key),
+    drop: () => Promise<unknown> = () => this.shared.store.delete(storeKey(this.prefix, key)),
   ): Promise<Entry | undefined> {
     const miss = (reason: MissReason) => {
       if (count) this.miss(key, reason)
@@ -456,12 +470,17 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     try {
       decoded = await this.shared.codec.decodeEnvelopeAsync(bytes)
     } catch (e) {
-      // Damaged bytes are worthless: report them and drop the entry so the next read can refill it.
       this.failed(operation, key, e)
-      Promise.resolve()
-        .then(drop)
-        .catch(() => {})
-      return miss('corrupt')
+      const reason = undecodable(e)
+      // Damaged bytes are worthless: drop the entry so the next read can refill it. Intact bytes
+      // this reader cannot use (a newer format, an extension or dictionary it lacks, over its
+      // limits) stay: during a rolling deploy they are what the new writers stored.
+      if (reason === 'corrupt') {
+        Promise.resolve()
+          .then(drop)
+          .catch(() => {})
+      }
+      return miss(reason)
     }
     const version = decoded.schemaVersion ?? 0
     let value = decoded.value
@@ -471,7 +490,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
       try {
         value = await this.shared.migrate(value, version)
       } catch (e) {
-        this.failed('migrate', key, e)
+        this.failed('migrate', key, new StowageError(StowageErrorCode.MIGRATION_FAILED, `migrate threw on an entry of version ${version}: ${String((e as Error)?.message ?? e)}`, { cause: e }))
         return miss('older-version')
       }
     }
@@ -498,13 +517,13 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     const freshUntil = staleFor === undefined || ttl === undefined ? undefined : Math.ceil(Date.now() + ttl)
     const encoded = await this.encode(value, freshUntil)
     try {
-      await this.shared.store.set(this.prefix + key, encoded.bytes, { ttl: ttl === undefined ? undefined : ttl + (staleFor ?? 0) })
+      await this.shared.store.set(storeKey(this.prefix, key), encoded.bytes, { ttl: ttl === undefined ? undefined : ttl + (staleFor ?? 0) })
     } catch (e) {
       this.writeFailed(operation, key, e, returnAnyway)
       return
     }
     this.wrote(key, value, encoded)
-    this.changed('set', [{ full: this.prefix + key, bytes: encoded.bytes, ttl: ttl === undefined ? undefined : ttl + (staleFor ?? 0) }])
+    this.changed('set', [{ full: storeKey(this.prefix, key), bytes: encoded.bytes, ttl: ttl === undefined ? undefined : ttl + (staleFor ?? 0) }])
   }
 
   // Counts a value written; `hasValue` is false for envelopes stored as they are (no JSON to count).
