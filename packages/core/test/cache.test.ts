@@ -333,7 +333,7 @@ describe('Cache: schema versions', () => {
 describe('Cache: failures', () => {
   it('by default a read failure is a miss plus an error event; a write failure rejects with STORE_ERROR', async () => {
     const { store, state } = breakableStore()
-    const cache = createCache({ store })
+    const cache = createCache({ store, local: false })
     const errors = record(cache, 'error')
     await cache.set('k', 1)
     state.broken = true
@@ -492,16 +492,100 @@ describe('Cache: local tier and invalidation', () => {
     const remote = createMemoryStore()
     let remoteGets = 0
     const counting: Store = { ...remote, name: 'counting', get: (k) => (remoteGets++, remote.get(k)), set: (k, v, o) => remote.set(k, v, o), delete: (k) => remote.delete(k) }
-    const cache = createCache({ store: counting, local: createMemoryStore(), namespace: 'l' })
+    const cache = createCache({ store: counting, local: true, namespace: 'l' })
     await cache.set('k', { big: 'value' })
     for (let i = 0; i < 5; i++) expect(await cache.get('k')).toStrictEqual({ big: 'value' })
     expect(remoteGets).toBe(0)
   })
 
+  /** A memory store that counts its reads and calls itself something else (as Redis would). */
+  function countingStore() {
+    const remote = createMemoryStore()
+    const counts = { gets: 0 }
+    const store: Store = {
+      name: 'counting',
+      get: (k) => (counts.gets++, remote.get(k)),
+      getWithTtl: (k) => (counts.gets++, remote.getWithTtl(k)),
+      set: (k, v, o) => remote.set(k, v, o),
+      delete: (k) => remote.delete(k),
+    }
+    return { remote, store, counts }
+  }
+
+  it('keeps decoded values by reference: a hit returns the very object, with no store read and no decode', async () => {
+    const { store, counts } = countingStore()
+    const cache = createCache({ store, namespace: 'r' }) // on by default in front of a store that is not the memory store
+    const value = { rows: [1, 2, 3], at: new Date(0) }
+    await cache.set('k', value)
+    expect(await cache.get('k')).toBe(value)
+    expect(await cache.getOrSet('k', () => ({ rows: [] }))).toBe(value)
+    expect(counts.gets).toBe(0)
+    expect(cache.stats()).toMatchObject({ hits: 2, misses: 0 })
+    const other = createCache({ store, namespace: 'r' }) // another process: one store read, then local
+    const first = await other.get('k')
+    expect(first).toStrictEqual(value)
+    expect(await other.get('k')).toBe(first)
+    expect(counts.gets).toBe(1)
+  })
+
+  it('is off in front of the memory store unless asked for, and refuses a Store as its option', async () => {
+    const cache = createCache({ store: createMemoryStore() })
+    const value = { a: 1 }
+    await cache.set('k', value)
+    expect(await cache.get('k')).not.toBe(value)
+    expect(() => createCache({ store: createMemoryStore(), local: createMemoryStore() as never })).toThrow(expect.objectContaining({ code: StowageErrorCode.INVALID_ARGUMENT }) as Error)
+    for (const local of [{ maxEntries: 0 }, { ttl: 1.5 }, { maxBytes: -1 }, { freeze: 'yes' }]) {
+      expect(() => createCache({ local: local as never })).toThrow(expect.objectContaining({ code: StowageErrorCode.INVALID_ARGUMENT }) as Error)
+    }
+  })
+
+  it('never keeps a copy longer than the store entry has left', async () => {
+    const { store, counts } = countingStore()
+    await createCache({ store, namespace: 't', local: false }).set('k', 'short-lived', { ttl: 60 })
+    const reader = createCache({ store, namespace: 't', local: { ttl: 60_000 } })
+    expect(await reader.get('k')).toBe('short-lived')
+    expect(await reader.get('k')).toBe('short-lived')
+    expect(counts.gets).toBe(1)
+    await sleep(100)
+    expect(await reader.get('k')).toBeUndefined()
+    expect(counts.gets).toBe(2)
+  })
+
+  it('drops the least recently used entries past maxEntries or maxBytes', async () => {
+    const { store, counts } = countingStore()
+    const cache = createCache({ store, namespace: 'e', local: { maxEntries: 2 } })
+    for (const k of ['a', 'b', 'c']) await cache.set(k, k)
+    expect(await cache.get('c')).toBe('c')
+    expect(await cache.get('b')).toBe('b')
+    expect(counts.gets).toBe(0)
+    expect(await cache.get('a')).toBe('a') // evicted: read from the store
+    expect(counts.gets).toBe(1)
+    const small = createCache({ store, namespace: 'b', local: { maxBytes: 100 } })
+    await small.set('big', 'x'.repeat(500))
+    expect(await small.get('big')).toHaveLength(500)
+    expect(counts.gets).toBe(2) // larger than the whole budget: never kept
+  })
+
+  it('freezes plain objects and arrays on request; bytes stored as they are drop the local copy', async () => {
+    const { store } = countingStore()
+    const cache = createCache({ store, namespace: 'f', local: { freeze: true } })
+    const value = { list: [{ n: 1 }], bytes: new Uint8Array(4), map: new Map([[1, { deep: true }]]) }
+    await cache.set('k', value)
+    const got = (await cache.get('k')) as typeof value
+    expect(() => {
+      got.list[0]!.n = 2
+    }).toThrow(TypeError)
+    expect(() => got.list.push({ n: 3 })).toThrow(TypeError)
+    expect(Object.isFrozen(got.map.get(1))).toBe(true)
+    got.bytes[0] = 1 // typed arrays cannot be frozen: they stay writable
+    await cache.setBytes('k', createCodec().encode('from elsewhere'))
+    expect(await cache.get('k')).toBe('from elsewhere')
+  })
+
   it('without a channel another process keeps serving its stale local copy (the problem)', async () => {
     const remote = createMemoryStore()
-    const a = createCache({ store: remote, local: createMemoryStore(), namespace: 'x' })
-    const b = createCache({ store: remote, local: createMemoryStore(), namespace: 'x' })
+    const a = createCache({ store: remote, local: true, namespace: 'x' })
+    const b = createCache({ store: remote, local: true, namespace: 'x' })
     await a.set('k', 1)
     expect(await b.get('k')).toBe(1)
     await a.set('k', 2)
@@ -513,7 +597,7 @@ describe('Cache: local tier and invalidation', () => {
     const remote = createMemoryStore()
     const name = `t-${Math.random()}`
     const channels = [createBroadcastInvalidation(name), createBroadcastInvalidation(name)]
-    const [a, b] = channels.map((invalidation) => createCache({ store: remote, local: createMemoryStore(), namespace: 'x', invalidation }))
+    const [a, b] = channels.map((invalidation) => createCache({ store: remote, local: true, namespace: 'x', invalidation }))
     await a!.set('k', 1)
     await a!.set('other', 'o')
     expect(await b!.get('k')).toBe(1)

@@ -1,4 +1,4 @@
-import { checkStoreEntry as checkEntry, checkStoreKey as checkKey, createMemoryStore, StowageError, StowageErrorCode, type Store, type StoreEntry, type StoreSetOptions } from '@stowage/core'
+import { checkStoreEntry as checkEntry, checkStoreKey as checkKey, createMemoryStore, StowageError, StowageErrorCode, type MemoryStore, type Store, type StoreEntry, type StoreSetOptions } from '@stowage/core'
 import { openDB, type IDBPDatabase, type IDBPTransaction } from 'idb'
 
 /** Options of {@link createIdbStore}. Every field is optional. */
@@ -59,7 +59,7 @@ interface Row {
 
 type Db = IDBPDatabase
 type Tx = IDBPTransaction<unknown, string[], 'readwrite'>
-type Backend = { readonly kind: 'indexeddb'; readonly db: Db } | { readonly kind: 'memory'; readonly store: Store }
+type Backend = { readonly kind: 'indexeddb'; readonly db: Db } | { readonly kind: 'memory'; readonly store: MemoryStore }
 
 const META_SUFFIX = ':meta'
 const BYTES = 'bytes'
@@ -142,6 +142,17 @@ class IdbStoreImpl implements IdbStore {
     if (backend.kind === 'memory') return backend.store.get(key)
     const row = (await this.run('get', () => backend.db.get(this.storeName, key))) as Row | undefined
     return this.live(row)
+  }
+
+  async getWithTtl(key: string): Promise<{ value: Uint8Array; ttl: number | undefined } | undefined> {
+    checkKey(key)
+    const backend = await this.ready()
+    if (backend.kind === 'memory') return backend.store.getWithTtl(key)
+    const row = (await this.run('get', () => backend.db.get(this.storeName, key))) as Row | undefined
+    const value = this.live(row)
+    if (value === undefined) return undefined
+    const { expiresAt } = row as Row
+    return { value, ttl: expiresAt === Infinity ? undefined : Math.max(1, expiresAt - Date.now()) }
   }
 
   async set(key: string, value: Uint8Array, options?: StoreSetOptions): Promise<void> {

@@ -29,6 +29,10 @@ export function ioredisAdapter(client: Client): RedisAdapter {
     async get(key) {
       return fromBuffer(await client.getBuffer(key))
     },
+    async getWithPttl(key) {
+      const replies_ = replies((await client.pipeline().getBuffer(key).pttl(key).exec()) as Reply[] | null)
+      return [fromBuffer(replies_[0] as Buffer | null), replies_[1] as number]
+    },
     async setGet(key, value, ttl) {
       return fromBuffer((await client.callBuffer('SET', key, toBuffer(value), ...ttlArgs(ttl), 'GET')) as Buffer | null)
     },

@@ -27,6 +27,11 @@ export function nodeRedisAdapter(client: AnyClient): RedisAdapter {
     async get(key) {
       return fromBuffer((await typed.get(key)) as Buffer | null)
     },
+    async getWithPttl(key) {
+      // Commands sent in one tick go out as one pipeline in node-redis.
+      const [value, pttl] = await Promise.all([typed.get(key), typed.pTTL(key)])
+      return [fromBuffer(value as Buffer | null), Number(pttl)]
+    },
     async setGet(key, value, ttl) {
       return fromBuffer((await typed.set(key, toBuffer(value), setOptions(ttl))) as unknown as Buffer | null)
     },

@@ -7,6 +7,8 @@ export interface RedisAdapter {
   readonly kind: 'ioredis' | 'ioredis-cluster' | 'node-redis'
   readonly isCluster: boolean
   get(key: string): Promise<Uint8Array | null>
+  /** GET and PTTL in one round trip: the value, and its remaining TTL in ms (-1: none, -2: no key). */
+  getWithPttl(key: string): Promise<[Uint8Array | null, number]>
   /** SET key value [PX ttl] GET: the old value comes back in the same round trip. */
   setGet(key: string, value: Uint8Array, ttl: number | undefined): Promise<Uint8Array | null>
   /** Pipelined SET … GET for keys of one slot. */

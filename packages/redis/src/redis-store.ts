@@ -90,6 +90,14 @@ class RedisStoreImpl implements RedisStore {
     return bytes === null ? undefined : this.resolve(key, bytes)
   }
 
+  async getWithTtl(key: string): Promise<{ value: Uint8Array; ttl: number | undefined } | undefined> {
+    checkKey(key)
+    const [bytes, pttl] = await this.call('GET', (a) => a.getWithPttl(key))
+    if (bytes === null) return undefined
+    const value = await this.resolve(key, bytes)
+    return value === undefined ? undefined : { value, ttl: pttl === -1 ? undefined : Math.max(1, pttl) }
+  }
+
   async set(key: string, value: Uint8Array, options?: StoreSetOptions): Promise<void> {
     checkEntry(key, value, options?.ttl)
     await this.write(key, value, options?.ttl)

@@ -45,7 +45,8 @@ describe('Redis going away and coming back', () => {
       server = await startRedisServer()
       const { port, url } = server
       const { store, client } = makeStore(url)
-      const cache = createCache({ store, namespace: 'faults' })
+      // The store's own failure handling: no in-process tier to answer in its place.
+      const cache = createCache({ store, namespace: 'faults', local: false })
       const errors: Array<CacheEvents['error']> = []
       cache.on('error', (e) => errors.push(e))
       await cache.set('k', { alive: true })

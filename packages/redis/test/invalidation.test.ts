@@ -1,4 +1,4 @@
-import { createCache, createMemoryStore } from '@stowage/core'
+import { createCache } from '@stowage/core'
 import { Redis } from 'ioredis'
 import { createClient } from 'redis'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
@@ -28,7 +28,7 @@ describe('invalidation over Redis pub/sub', () => {
     const namespace = `inv-${Math.random().toString(36).slice(2)}`
     const channels = await Promise.all(clients.map((client) => createRedisInvalidation({ client, channel })))
     const [a, b] = clients.map((client, i) =>
-      createCache({ store: createRedisStore({ client }), local: createMemoryStore(), localTtl: 60_000, invalidation: channels[i], namespace }),
+      createCache({ store: createRedisStore({ client }), local: { ttl: 60_000 }, invalidation: channels[i], namespace }),
     )
     await a!.set('k', 'v1')
     await a!.set('other', 'o')

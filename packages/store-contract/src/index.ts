@@ -156,6 +156,22 @@ export function describeStoreContract(options: StoreContractOptions): void {
         expectBytes(await store.get(k('none')), bytes(2))
         expectBytes(await store.get(k('longer')), bytes(3))
       })
+      it('getWithTtl gives the value and what is left of its TTL (undefined: none)', async (ctx) => {
+        if (!store.getWithTtl) return ctx.skip()
+        await store.set(k('left'), bytes(1), { ttl: ttl * 10 })
+        await store.set(k('forever'), bytes(2))
+        const left = await store.getWithTtl(k('left'))
+        expectBytes(left?.value, bytes(1))
+        expect(left?.ttl).toBeGreaterThan(0)
+        expect(left?.ttl).toBeLessThanOrEqual(ttl * 10)
+        const forever = await store.getWithTtl(k('forever'))
+        expectBytes(forever?.value, bytes(2))
+        expect(forever?.ttl).toBeUndefined()
+        expect(await store.getWithTtl(k('missing'))).toBeUndefined()
+        await store.set(k('gone'), bytes(3), { ttl })
+        await sleep(ttl * 2.5)
+        expect(await store.getWithTtl(k('gone'))).toBeUndefined()
+      })
     })
 
     describe('batch', () => {

@@ -2,6 +2,7 @@ import type { Codec } from '../codec/codec.js'
 import type { InvalidationChannel } from './invalidation.js'
 import type { CodecOptions } from '../codec/options.js'
 import type { Store } from '../stores/store.js'
+import type { LocalOptions } from './local-tier.js'
 import type { StowageError } from '../errors/stowage-error.js'
 
 /**
@@ -51,12 +52,15 @@ export interface CacheOptions {
   /** `'throw'`: a store failure on write rejects (fail-closed); `'ignore'`: it is an `error` event only. Defaults to `'throw'`. */
   readonly writeErrors?: WriteErrorPolicy
   /**
-   * A local tier in front of `store`, usually `createMemoryStore({ maxBytes })`: reads try it
-   * first, reads from `store` and writes fill it. Bundles bypass it. Defaults to none.
+   * The in-process tier: decoded values kept by reference in front of `store`, so a hit costs a
+   * Map lookup (no copy, no decode). Reads from `store` and writes fill it; deletes, clears and
+   * the `invalidation` channel's messages drop from it; a copy never outlives the store entry's
+   * remaining TTL (when the store can tell it, see `Store.getWithTtl`) nor `ttl`. Bundles and
+   * `getBytes` bypass it. Values are shared: do not mutate what `get` returns (see
+   * {@link LocalOptions.freeze}). `true` for the defaults, `false` for none. Defaults to on when
+   * `store` is given and is not the memory store, off otherwise.
    */
-  readonly local?: Store
-  /** Longest life of a local copy, in ms (an entry's own TTL, if shorter, wins). Defaults to 10 000 ({@link DEFAULT_LOCAL_TTL}). */
-  readonly localTtl?: number
+  readonly local?: boolean | LocalOptions
   /**
    * A channel shared with the other processes or tabs using the same store: each write, delete
    * and clear is announced there, and their announcements drop this cache's local copies.
@@ -66,9 +70,6 @@ export interface CacheOptions {
   /** Also count the JSON size of every value set (`stats().bytesJson`); costs a `JSON.stringify` per set. Defaults to `false`. */
   readonly measureJson?: boolean
 }
-
-/** Default of {@link CacheOptions.localTtl}. */
-export const DEFAULT_LOCAL_TTL = 10_000
 
 /** Default of {@link CacheOptions.namespace}. */
 export const DEFAULT_NAMESPACE = 'stowage'

@@ -1,6 +1,5 @@
 import { CacheObserver } from './cache-observer.js'
 import {
-  DEFAULT_LOCAL_TTL,
   DEFAULT_NAMESPACE,
   type Bundle,
   type CacheEvents,
@@ -24,6 +23,7 @@ import type { Store } from '../stores/store.js'
 import { StowageError } from '../errors/stowage-error.js'
 import { checkKey, checkTtl } from '../stores/validate.js'
 import { checkNamespace, storeKey } from './keys.js'
+import { LocalTier, type LocalEntry } from './local-tier.js'
 
 /** A cache over a {@link Store}: typed values in, compact envelopes stored. See `createCache`. */
 export interface Cache<S extends CacheSchema = CacheSchema> {
@@ -107,8 +107,7 @@ interface Shared {
   readonly readErrors: 'miss' | 'throw'
   readonly writeErrors: 'throw' | 'ignore'
   readonly measureJson: boolean
-  readonly local: Store | undefined
-  readonly localTtl: number
+  readonly local: LocalTier | undefined
   readonly channel: InvalidationChannel | undefined
   /** Names this cache (and its namespaces) in invalidation messages. */
   readonly origin: string
@@ -156,11 +155,8 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
 
   async getBytes(key: string): Promise<Uint8Array | undefined> {
     checkKey(key)
-    const full = storeKey(this.prefix, key)
-    const near = await this.shared.local?.get(full).catch(() => undefined)
-    if (near !== undefined) return near
     try {
-      return await this.shared.store.get(full)
+      return await this.shared.store.get(storeKey(this.prefix, key))
     } catch (e) {
       return this.readFailed(key, e, 'get', false)
     }
@@ -178,7 +174,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
       return
     }
     this.wrote(key, undefined, { bytes: envelope, payloadLength }, false)
-    this.changed('set', [{ full: storeKey(this.prefix, key), bytes: envelope, ttl }])
+    this.changed('set', [{ full: storeKey(this.prefix, key) }])
   }
 
   async get(key: string): Promise<never> {
@@ -245,7 +241,10 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
       return
     }
     entries.forEach((e, i) => this.wrote(e.key, e.value, encoded[i] as EncodedEnvelope))
-    this.changed('set', entries.map((e, i) => ({ full: storeKey(this.prefix, e.key), bytes: (encoded[i] as EncodedEnvelope).bytes, ttl: e.ttl ?? this.shared.ttl })))
+    this.changed(
+      'set',
+      entries.map((e, i) => ({ full: storeKey(this.prefix, e.key), kept: { value: e.value, freshUntil: undefined }, size: (encoded[i] as EncodedEnvelope).bytes.length, ttl: e.ttl ?? this.shared.ttl })),
+    )
   }
 
   async deleteMany(keys: readonly string[]): Promise<number> {
@@ -412,30 +411,50 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
 
   private async read(key: string, operation: CacheOperation, count: boolean): Promise<Entry | undefined> {
     const full = storeKey(this.prefix, key)
-    const { local } = this.shared
+    const { local, store } = this.shared
     if (local) {
-      // The local tier is an optimisation: its failures only send the read on to the store.
-      const near = await local.get(full).catch(() => undefined)
-      if (near !== undefined) return this.open(key, near, operation, count, () => local.delete(full))
+      const near = local.get(full)
+      if (near !== undefined) {
+        if (count) this.hit(key, near.freshUntil)
+        return near
+      }
     }
     let bytes: Uint8Array | undefined
+    // The store's remaining TTL bounds the local copy's life (when the store can tell it).
+    let ttl: number | undefined
     try {
-      bytes = await this.shared.store.get(full)
+      if (local && store.getWithTtl) {
+        const found = await store.getWithTtl(full)
+        bytes = found?.value
+        ttl = found?.ttl
+      } else {
+        bytes = await store.get(full)
+      }
     } catch (e) {
       return this.readFailed(key, e, operation, count)
     }
-    if (bytes !== undefined && local) local.set(full, bytes, { ttl: this.shared.localTtl }).catch(() => {})
-    return this.open(key, bytes, operation, count)
+    const entry = await this.open(key, bytes, operation, count)
+    if (entry !== undefined && local) local.set(full, entry, (bytes as Uint8Array).length, ttl)
+    return entry
+  }
+
+  private hit(key: string, freshUntil: number | undefined): void {
+    const stale = freshUntil !== undefined && freshUntil <= Date.now()
+    if (stale) this.observer.counters.staleHits++
+    else this.observer.counters.hits++
+    this.observer.emit('hit', { namespace: this.namespace, key, stale })
   }
 
   // After the store took a change: mirror it in the local tier and tell the other processes.
-  private changed(op: InvalidationMessage['op'], entries: ReadonlyArray<{ full: string; bytes?: Uint8Array; ttl?: number }>): void {
-    const { local, channel, localTtl } = this.shared
+  // A written value is kept as it is (`kept`, with its envelope's `size`); bytes stored without
+  // their value only drop the local copy.
+  private changed(op: InvalidationMessage['op'], entries: ReadonlyArray<{ full: string; kept?: LocalEntry; size?: number; ttl?: number }>): void {
+    const { local, channel } = this.shared
     if (local) {
-      for (const { full, bytes, ttl } of entries) {
-        const work =
-          op === 'clear' ? local.clear?.(full) : op === 'delete' || bytes === undefined ? local.delete(full) : local.set(full, bytes, { ttl: Math.min(ttl ?? Infinity, localTtl) })
-        work?.catch(() => {})
+      for (const { full, kept, size, ttl } of entries) {
+        if (op === 'clear') local.clear(full)
+        else if (op === 'delete' || kept === undefined) local.delete(full)
+        else local.set(full, kept, size ?? 0, ttl)
       }
     }
     if (channel) {
@@ -494,12 +513,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
         return miss('older-version')
       }
     }
-    const stale = decoded.freshUntil !== undefined && decoded.freshUntil <= Date.now()
-    if (count) {
-      if (stale) this.observer.counters.staleHits++
-      else this.observer.counters.hits++
-      this.observer.emit('hit', { namespace: this.namespace, key, stale })
-    }
+    if (count) this.hit(key, decoded.freshUntil)
     return { value, freshUntil: decoded.freshUntil }
   }
 
@@ -523,7 +537,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
       return
     }
     this.wrote(key, value, encoded)
-    this.changed('set', [{ full: storeKey(this.prefix, key), bytes: encoded.bytes, ttl: ttl === undefined ? undefined : ttl + (staleFor ?? 0) }])
+    this.changed('set', [{ full: storeKey(this.prefix, key), kept: { value, freshUntil }, size: encoded.bytes.length, ttl: ttl === undefined ? undefined : ttl + (staleFor ?? 0) }])
   }
 
   // Counts a value written; `hasValue` is false for envelopes stored as they are (no JSON to count).
@@ -555,6 +569,17 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
   }
 }
 
+// The in-process tier: on by default in front of a store given by the caller (Redis, IndexedDB),
+// off in front of the memory store, which already lives in this process.
+function localTier(option: CacheOptions['local'], store: Store | undefined): LocalTier | undefined {
+  if (option === false || (option === undefined && (store === undefined || store.name === 'memory'))) return undefined
+  if (option === true || option === undefined) return new LocalTier({})
+  if (typeof option !== 'object' || option === null || typeof (option as Partial<Store>).get === 'function') {
+    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'local is true, false or { maxEntries, maxBytes, ttl, freeze }: the local tier keeps decoded values itself, not in a Store')
+  }
+  return new LocalTier(option)
+}
+
 /**
  * Creates a cache; see {@link CacheOptions}. Exported bound to a compression backend by each entry.
  * @throws {StowageError} INVALID_ARGUMENT for a bad option.
@@ -575,11 +600,10 @@ export function createCacheWith<S extends CacheSchema>(createCodec: (options?: C
   if ((readErrors !== 'miss' && readErrors !== 'throw') || (writeErrors !== 'throw' && writeErrors !== 'ignore')) {
     throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, "readErrors is 'miss' or 'throw'; writeErrors is 'throw' or 'ignore'")
   }
-  const localTtl = options.localTtl ?? DEFAULT_LOCAL_TTL
-  checkTtl(localTtl, 'localTtl')
+  const store = options.store ?? createMemoryStore()
   const codec = options.codec
   const shared: Shared = {
-    store: options.store ?? createMemoryStore(),
+    store,
     ownsStore: options.store === undefined,
     codec: codec !== undefined && typeof (codec as Codec).decodeEnvelopeAsync === 'function' ? (codec as Codec) : createCodec(codec as CodecOptions | undefined),
     ttl: options.ttl,
@@ -588,8 +612,7 @@ export function createCacheWith<S extends CacheSchema>(createCodec: (options?: C
     readErrors,
     writeErrors,
     measureJson: options.measureJson === true,
-    local: options.local,
-    localTtl,
+    local: localTier(options.local, options.store),
     channel: options.invalidation,
     origin: Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join(''),
     messages: createCodec(INVALIDATION_CODEC_OPTIONS),
@@ -600,7 +623,10 @@ export function createCacheWith<S extends CacheSchema>(createCodec: (options?: C
     shared.unsubscribe = channel.subscribe((bytes) => {
       const message = decodeInvalidation(shared.messages, bytes)
       if (message === undefined || message.origin === shared.origin || local === undefined) return
-      for (const key of message.keys) (message.op === 'clear' ? local.clear?.(key) : local.delete(key))?.catch(() => {})
+      for (const key of message.keys) {
+        if (message.op === 'clear') local.clear(key)
+        else local.delete(key)
+      }
     })
   }
   return new StowageCache<S>(shared, namespace)

@@ -69,6 +69,15 @@ class LruMemoryStore implements MemoryStore {
     return this.read(key)
   }
 
+  async getWithTtl(key: string): Promise<{ value: Uint8Array; ttl: number | undefined } | undefined> {
+    this.open()
+    checkKey(key)
+    const value = this.read(key)
+    if (value === undefined) return undefined
+    const { expiresAt } = this.entries.get(key) as Entry
+    return { value, ttl: expiresAt === Infinity ? undefined : Math.max(1, expiresAt - Date.now()) }
+  }
+
   async set(key: string, value: Uint8Array, options?: StoreSetOptions): Promise<void> {
     this.open()
     this.write(key, value, options?.ttl)

@@ -30,6 +30,12 @@ export interface Store {
   set(key: string, value: Uint8Array, options?: StoreSetOptions): Promise<void>
   /** Removes `key`; resolves `true` when it existed. */
   delete(key: string): Promise<boolean>
+  /**
+   * The value under `key` with its remaining time to live in ms (`undefined`: it does not
+   * expire), or `undefined` when it is missing or expired. A cache's in-process tier uses it so
+   * that no local copy outlives the store's entry.
+   */
+  getWithTtl?(key: string): Promise<{ readonly value: Uint8Array; readonly ttl: number | undefined } | undefined>
   /** The values under `keys`, in order, `undefined` for the missing ones. */
   getMany?(keys: readonly string[]): Promise<Array<Uint8Array | undefined>>
   /** Stores several entries, each with its own TTL. */

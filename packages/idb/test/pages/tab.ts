@@ -1,5 +1,5 @@
 // Bundled into a real page by tabs.node.test.ts: what two browser tabs of one app would run.
-import { createBroadcastInvalidation, createCache, createMemoryStore, type Cache } from '@stowage/core'
+import { createBroadcastInvalidation, createCache, type Cache } from '@stowage/core'
 import { createIdbStore } from '../../src/index.js'
 
 declare global {
@@ -13,8 +13,7 @@ declare global {
 window.setup = (withChannel) => {
   window.cache = createCache({
     store: createIdbStore({ dbName: 'tabs' }),
-    local: createMemoryStore(),
-    localTtl: 60_000,
+    local: { ttl: 60_000 },
     invalidation: withChannel ? createBroadcastInvalidation('tabs') : undefined,
     namespace: 'app',
   })

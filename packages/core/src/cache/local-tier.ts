@@ -1,0 +1,139 @@
+// The in-process tier of a cache: decoded values kept by reference in this process, so a hit costs
+// a Map lookup (no copy, no CRC, no decode). Least recently used entries go first once the tier
+// passes its entry count or its byte budget (counted as the entries' stored envelope sizes).
+import { StowageErrorCode } from '../errors/error-codes.js'
+import { StowageError } from '../errors/stowage-error.js'
+
+/** Options of the in-process tier ({@link CacheOptions.local}). */
+export interface LocalOptions {
+  /** Most entries kept; the least recently used leave first. Defaults to 10 000 ({@link DEFAULT_LOCAL_MAX_ENTRIES}). */
+  readonly maxEntries?: number
+  /**
+   * Byte budget, counted as the entries' envelope sizes (what the store holds for them, a proxy
+   * for their memory). Defaults to 64 MiB ({@link DEFAULT_LOCAL_MAX_BYTES}).
+   */
+  readonly maxBytes?: number
+  /**
+   * Longest life of a local copy in ms; the entry's remaining TTL in the store, when shorter (or
+   * known), wins. Defaults to 10 000 ({@link DEFAULT_LOCAL_TTL}).
+   */
+  readonly ttl?: number
+  /**
+   * Freeze plain objects and arrays (deeply) as they enter the tier, so that a caller who mutates
+   * a shared value gets a TypeError instead of changing what every other caller reads. Maps, Sets
+   * and typed arrays stay mutable. Defaults to `false`; turn it on in development
+   * (`freeze: process.env.NODE_ENV !== 'production'`) to catch code that mutates cached values.
+   */
+  readonly freeze?: boolean
+}
+
+/** Default of {@link LocalOptions.maxEntries}. */
+export const DEFAULT_LOCAL_MAX_ENTRIES = 10_000
+/** Default of {@link LocalOptions.maxBytes}: 64 MiB. */
+export const DEFAULT_LOCAL_MAX_BYTES = 64 * 1024 * 1024
+/** Default of {@link LocalOptions.ttl}. */
+export const DEFAULT_LOCAL_TTL = 10_000
+
+/** A decoded value as the tier keeps it. */
+export interface LocalEntry {
+  readonly value: unknown
+  readonly freshUntil: number | undefined
+}
+
+interface Slot extends LocalEntry {
+  readonly expiresAt: number
+  readonly size: number
+}
+
+function positiveInteger(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `local.${name} must be a positive integer, got ${String(value)}`)
+  }
+  return value
+}
+
+function deepFreeze(value: unknown): void {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return
+  const proto = Object.getPrototypeOf(value) as unknown
+  if (Array.isArray(value)) {
+    Object.freeze(value)
+    for (const item of value) deepFreeze(item)
+  } else if (proto === Object.prototype || proto === null) {
+    Object.freeze(value)
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key])
+  } else if (value instanceof Map) {
+    for (const item of value.values()) deepFreeze(item)
+  } else if (value instanceof Set) {
+    for (const item of value) deepFreeze(item)
+  }
+}
+
+/** Least-recently-used decoded values with a TTL each. */
+export class LocalTier {
+  private readonly slots = new Map<string, Slot>()
+  private bytes = 0
+  private readonly maxEntries: number
+  private readonly maxBytes: number
+  readonly ttl: number
+  private readonly freeze: boolean
+
+  /** @throws {StowageError} INVALID_ARGUMENT for a bad option. */
+  constructor(options: LocalOptions) {
+    if (typeof options !== 'object' || options === null) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'local must be true, false or an options object')
+    this.maxEntries = positiveInteger('maxEntries', options.maxEntries, DEFAULT_LOCAL_MAX_ENTRIES)
+    this.maxBytes = positiveInteger('maxBytes', options.maxBytes, DEFAULT_LOCAL_MAX_BYTES)
+    this.ttl = positiveInteger('ttl', options.ttl, DEFAULT_LOCAL_TTL)
+    if (options.freeze !== undefined && typeof options.freeze !== 'boolean') throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'local.freeze must be a boolean')
+    this.freeze = options.freeze ?? false
+  }
+
+  /** The live entry under `key`, marked as the most recently used; `undefined` when absent or expired. */
+  get(key: string): LocalEntry | undefined {
+    const slot = this.slots.get(key)
+    if (slot === undefined) return undefined
+    if (slot.expiresAt <= Date.now()) {
+      this.delete(key)
+      return undefined
+    }
+    // Re-inserting moves the key to the end of the Map's order: the most recently used.
+    this.slots.delete(key)
+    this.slots.set(key, slot)
+    return slot
+  }
+
+  /**
+   * Keeps `entry` under `key` for the tier's TTL, or `ttl` ms when shorter (`undefined`: the
+   * store keeps it forever). `size` is its envelope's length.
+   */
+  set(key: string, entry: LocalEntry, size: number, ttl: number | undefined): void {
+    this.delete(key)
+    const life = ttl === undefined ? this.ttl : Math.min(ttl, this.ttl)
+    if (life <= 0 || size > this.maxBytes) return
+    if (this.freeze) deepFreeze(entry.value)
+    this.slots.set(key, { value: entry.value, freshUntil: entry.freshUntil, expiresAt: Date.now() + life, size })
+    this.bytes += size
+    for (const [oldest, slot] of this.slots) {
+      if (this.slots.size <= this.maxEntries && this.bytes <= this.maxBytes) break
+      this.slots.delete(oldest)
+      this.bytes -= slot.size
+    }
+  }
+
+  delete(key: string): void {
+    const slot = this.slots.get(key)
+    if (slot === undefined) return
+    this.slots.delete(key)
+    this.bytes -= slot.size
+  }
+
+  /** Drops every key that starts with `prefix`. */
+  clear(prefix: string): void {
+    for (const key of [...this.slots.keys()]) if (key.startsWith(prefix)) this.delete(key)
+  }
+
+  /** How many entries and envelope bytes the tier holds now. */
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.slots.size, bytes: this.bytes }
+  }
+}
