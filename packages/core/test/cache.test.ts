@@ -272,6 +272,66 @@ describe('Cache: getOrSet', () => {
     await expect(cache.getOrSet('k', failing, { ttl: 30, staleFor: 150 })).rejects.toThrow('upstream 500')
   })
 
+  it('grace: past ttl the old value answers for a failing loader, to every caller, until grace ends', async () => {
+    const cache = createCache()
+    const errors = record(cache, 'error')
+    expect(await cache.getOrSet('k', () => 'old', { ttl: 30, grace: 300 })).toBe('old')
+    await sleep(50) // expired, in grace
+    let calls = 0
+    const failing = async () => {
+      calls++
+      await sleep(20)
+      throw new Error('upstream 500')
+    }
+    const answers = await Promise.all([1, 2, 3].map(() => cache.getOrSet('k', failing, { ttl: 30, grace: 300 })))
+    expect(answers).toStrictEqual(['old', 'old', 'old'])
+    expect(calls).toBe(1)
+    expect(errors.map((e) => [e.operation, (e.error.cause as Error).message])).toStrictEqual([['getOrSet', 'upstream 500']])
+    // A working loader replaces it at once (no background: grace is not stale-while-revalidate).
+    expect(await cache.getOrSet('k', () => 'new', { ttl: 30, grace: 300 })).toBe('new')
+    await sleep(400) // past ttl + grace: gone
+    await expect(cache.getOrSet('k', failing, { ttl: 30, grace: 300 })).rejects.toThrow('upstream 500')
+  })
+
+  it('soft timeout: a slow loader is answered by the value in grace, and its value lands later', async () => {
+    const cache = createCache()
+    await cache.getOrSet('k', () => 'old', { ttl: 20, grace: 5_000 })
+    await sleep(40)
+    const slow = async () => {
+      await sleep(500)
+      return 'new'
+    }
+    const started = Date.now()
+    const answers = await Promise.all([cache.getOrSet('k', slow, { ttl: 20, grace: 5_000, softTimeout: 30 }), sleep(10).then(() => cache.getOrSet('k', slow, { ttl: 20, grace: 5_000 }))])
+    expect(answers).toStrictEqual(['old', 'old'])
+    expect(Date.now() - started).toBeLessThan(400)
+    await sleep(600)
+    expect(await cache.get('k')).toBe('new')
+  })
+
+  it('hard timeout: without an old value every waiter gets TIMEOUT, and the value still lands', async () => {
+    const cache = createCache()
+    const slow = async () => {
+      await sleep(120)
+      return 'late'
+    }
+    const results = await Promise.allSettled([cache.getOrSet('k', slow, { hardTimeout: 30 }), cache.getOrSet('k', slow)])
+    for (const r of results) expect(r).toMatchObject({ status: 'rejected', reason: { code: StowageErrorCode.TIMEOUT } })
+    // Past the hard timeout the key is free: a loader that hangs holds no key for good.
+    expect(await cache.getOrSet('other', () => new Promise(() => {}), { hardTimeout: 10 }).catch((e: StowageError) => e.code)).toBe(StowageErrorCode.TIMEOUT)
+    expect(await cache.getOrSet('other', () => 'next run')).toBe('next run')
+    await sleep(150)
+    expect(await cache.get('k')).toBe('late')
+    expect(cache.stats().loads).toBe(3) // one for both waiters of k, two for other
+  })
+
+  it('refuses bad timeouts and grace without ttl', async () => {
+    const cache = createCache()
+    for (const options of [{ grace: 10 }, { ttl: 10, softTimeout: 0 }, { hardTimeout: -1 }, { ttl: 10, grace: Infinity }]) {
+      await expect(cache.getOrSet('k', () => 1, options)).rejects.toMatchObject({ code: StowageErrorCode.INVALID_ARGUMENT })
+    }
+  })
+
   it('writes fresh-until into the envelope, and the store TTL covers ttl + staleFor', async () => {
     const store = createMemoryStore()
     const cache = createCache({ store, namespace: 'n' })

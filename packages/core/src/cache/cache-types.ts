@@ -87,6 +87,23 @@ export interface GetOrSetOptions extends CacheSetOptions {
    * one background refresh runs; a failed refresh keeps it until then. Needs a `ttl`. Defaults to none.
    */
   readonly staleFor?: number
+  /**
+   * Grace period: for this many ms after `ttl` (and `staleFor`) the old value stays in the store
+   * and answers when the loader fails or passes a timeout, instead of the error. Needs a `ttl`.
+   * Defaults to none.
+   */
+  readonly grace?: number
+  /**
+   * With an old value in its grace period: answer with it after this many ms of loading; the
+   * loader goes on and stores its value when it ends. Defaults to none.
+   */
+  readonly softTimeout?: number
+  /**
+   * After this many ms of loading, answer with the old value in its grace period, or reject with
+   * TIMEOUT when there is none; the loader goes on and stores its value when it ends. Every caller
+   * waiting on the key gets the same answer (the first caller's timeouts apply). Defaults to none.
+   */
+  readonly hardTimeout?: number
 }
 
 /** Counters of one cache (one namespace). */

@@ -24,6 +24,7 @@ import { StowageError } from '../errors/stowage-error.js'
 import { checkKey, checkTtl } from '../stores/validate.js'
 import { checkNamespace, storeKey } from './keys.js'
 import { LocalTier, type LocalEntry } from './local-tier.js'
+import { SingleFlight, type FlightOptions } from './single-flight.js'
 
 /** A cache over a {@link Store}: typed values in, compact envelopes stored. See `createCache`. */
 export interface Cache<S extends CacheSchema = CacheSchema> {
@@ -117,6 +118,32 @@ interface Shared {
 
 const utf8 = new TextEncoder()
 
+interface WriteSettings {
+  readonly ttl: number | undefined
+  readonly staleFor?: number
+  readonly grace?: number
+}
+
+interface LoadSettings extends WriteSettings {
+  readonly softTimeout?: number
+  readonly hardTimeout?: number
+}
+
+/** @throws {StowageError} INVALID_ARGUMENT for a bad duration, or a stale or grace period without a ttl. */
+function loadSettings(options: GetOrSetOptions | undefined, defaultTtl: number | undefined): LoadSettings {
+  const ttl = options?.ttl ?? defaultTtl
+  const { staleFor, grace, softTimeout, hardTimeout } = options ?? {}
+  checkTtl(ttl)
+  checkTtl(staleFor, 'staleFor')
+  checkTtl(grace, 'grace')
+  checkTtl(softTimeout, 'softTimeout')
+  checkTtl(hardTimeout, 'hardTimeout')
+  if ((staleFor !== undefined || grace !== undefined) && ttl === undefined) {
+    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'staleFor and grace need a ttl: there is no stale without fresh')
+  }
+  return { ttl, staleFor, grace, softTimeout, hardTimeout }
+}
+
 // Why bytes that did not decode are a miss: damaged, or intact but beyond this reader.
 function undecodable(e: unknown): MissReason {
   const code = StowageError.isInstance(e) ? e.code : undefined
@@ -133,9 +160,7 @@ function storeError(operation: string, e: unknown): StowageError {
 class StowageCache<S extends CacheSchema> implements Cache<S> {
   private readonly prefix: string
   private readonly observer: CacheObserver
-  private readonly inflight = new Map<string, Promise<unknown>>()
-  /** The stale entries being refreshed in the background, by key. */
-  private readonly refreshing = new Map<string, Entry>()
+  private readonly flight = new SingleFlight()
 
   constructor(
     private readonly shared: Shared,
@@ -191,7 +216,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     checkKey(key)
     const ttl = options?.ttl ?? this.shared.ttl
     checkTtl(ttl)
-    await this.write(key, value, ttl, undefined, 'set', false)
+    await this.write(key, value, { ttl }, 'set', false)
   }
 
   async delete(key: string): Promise<boolean> {
@@ -283,33 +308,22 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
   async getOrSet(key: string, loader: () => unknown, options?: GetOrSetOptions): Promise<never> {
     checkKey(key)
     if (typeof loader !== 'function') throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'getOrSet needs a loader function')
-    const ttl = options?.ttl ?? this.shared.ttl
-    const staleFor = options?.staleFor
-    checkTtl(ttl)
-    checkTtl(staleFor, 'staleFor')
-    if (staleFor !== undefined && ttl === undefined) {
-      throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'staleFor needs a ttl: there is no stale without fresh')
-    }
-    const pending = this.inflight.get(key)
-    if (pending) {
-      // While a stale value is being refreshed, every caller gets it, not only the first.
-      const stale = this.refreshing.get(key)
-      if (stale === undefined) return pending as Promise<never>
-      this.observer.counters.staleHits++
-      this.observer.emit('hit', { namespace: this.namespace, key, stale: true })
-      return stale.value as never
-    }
+    const load = loadSettings(options, this.shared.ttl)
+    const joined = this.flight.joined(key)
+    if (joined) return joined as Promise<never>
     const entry = await this.read(key, 'getOrSet', true)
-    if (entry !== undefined) {
-      if (entry.freshUntil !== undefined && entry.freshUntil <= Date.now() && !this.inflight.has(key)) {
-        this.refreshing.set(key, entry)
-        this.load(key, loader, ttl, staleFor)
-          .catch((e: unknown) => this.failed('refresh', key, e))
-          .finally(() => this.refreshing.delete(key))
-      }
+    const late = entry?.freshUntil === undefined ? 0 : Date.now() - entry.freshUntil
+    if (entry !== undefined && late <= 0) return entry.value as never
+    const again = this.flight.joined(key)
+    if (entry !== undefined && late <= (load.staleFor ?? 0)) {
+      // Stale: served to every caller while one background refresh runs.
+      if (again === undefined) this.load(key, loader, load, { fallback: entry, background: true }).catch(() => {})
       return entry.value as never
     }
-    return this.load(key, loader, ttl, staleFor) as Promise<never>
+    if (again) return again as Promise<never>
+    // In its grace period, an older value answers for a loader that fails or is slow.
+    const fallback = entry !== undefined && late <= (load.staleFor ?? 0) + (load.grace ?? 0) ? entry : undefined
+    return this.load(key, loader, load, { fallback, softTimeout: load.softTimeout, hardTimeout: load.hardTimeout }) as Promise<never>
   }
 
   bundle<V = unknown>(key: string): Bundle<V> {
@@ -391,22 +405,19 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     if (this.shared.ownsStore) await this.shared.store.close?.()
   }
 
-  // One loader call per key at a time; every caller of that key awaits the same promise.
-  private load(key: string, loader: () => unknown, ttl: number | undefined, staleFor: number | undefined): Promise<unknown> {
-    const pending = this.inflight.get(key)
-    if (pending) return pending
+  // Runs the loader once for every caller of `key` (see SingleFlight) and stores what it gives.
+  private load(key: string, loader: () => unknown, settings: LoadSettings, flight: FlightOptions): Promise<unknown> {
     const started = Date.now()
     const run = (async () => {
       this.observer.counters.loads++
       const value = await loader()
       this.observer.emit('load', { namespace: this.namespace, key, ms: Date.now() - started })
-      await this.write(key, value, ttl, staleFor, 'getOrSet', true)
+      await this.write(key, value, settings, 'getOrSet', true)
       return value
     })()
-    this.inflight.set(key, run)
-    const done = () => this.inflight.delete(key)
-    run.then(done, done)
-    return run
+    return this.flight.start(key, run, flight, (outcome, error) => {
+      if (error !== undefined && (outcome === 'fallback' || outcome === 'late-error')) this.failed(flight.background ? 'refresh' : 'getOrSet', key, error)
+    })
   }
 
   private async read(key: string, operation: CacheOperation, count: boolean): Promise<Entry | undefined> {
@@ -527,17 +538,19 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     return this.shared.codec.encodeEnvelopeAsync(value, { schemaVersion: version === 0 ? undefined : version, freshUntil })
   }
 
-  private async write(key: string, value: unknown, ttl: number | undefined, staleFor: number | undefined, operation: CacheOperation, returnAnyway: boolean): Promise<void> {
-    const freshUntil = staleFor === undefined || ttl === undefined ? undefined : Math.ceil(Date.now() + ttl)
+  private async write(key: string, value: unknown, { ttl, staleFor, grace }: WriteSettings, operation: CacheOperation, returnAnyway: boolean): Promise<void> {
+    // The fresh-until time tells readers when the stale and grace periods start.
+    const freshUntil = (staleFor === undefined && grace === undefined) || ttl === undefined ? undefined : Math.ceil(Date.now() + ttl)
     const encoded = await this.encode(value, freshUntil)
+    const storeTtl = ttl === undefined ? undefined : ttl + (staleFor ?? 0) + (grace ?? 0)
     try {
-      await this.shared.store.set(storeKey(this.prefix, key), encoded.bytes, { ttl: ttl === undefined ? undefined : ttl + (staleFor ?? 0) })
+      await this.shared.store.set(storeKey(this.prefix, key), encoded.bytes, { ttl: storeTtl })
     } catch (e) {
       this.writeFailed(operation, key, e, returnAnyway)
       return
     }
     this.wrote(key, value, encoded)
-    this.changed('set', [{ full: storeKey(this.prefix, key), kept: { value, freshUntil }, size: encoded.bytes.length, ttl: ttl === undefined ? undefined : ttl + (staleFor ?? 0) }])
+    this.changed('set', [{ full: storeKey(this.prefix, key), kept: { value, freshUntil }, size: encoded.bytes.length, ttl: storeTtl }])
   }
 
   // Counts a value written; `hasValue` is false for envelopes stored as they are (no JSON to count).

@@ -21,6 +21,8 @@ export const StowageErrorCode = {
   CYCLE: 'CYCLE',
   /** A store failed: connection lost, timeout, quota, or the store was closed. The store's own error is the `cause`. */
   STORE_ERROR: 'STORE_ERROR',
+  /** A `getOrSet` loader did not answer within its `hardTimeout` and there was no older value to serve; the loader goes on. */
+  TIMEOUT: 'TIMEOUT',
   /** A cache's `migrate` function threw while upgrading an older entry; its error is the `cause`. */
   MIGRATION_FAILED: 'MIGRATION_FAILED',
   /** An argument or option passed to Stowage is out of range or of the wrong type. */
