@@ -428,6 +428,30 @@ describe('Cache: failures', () => {
     expect(errors.map((e) => e.operation)).toStrictEqual(['getOrSet', 'getOrSet'])
   })
 
+  it('a circuit breaker stops calling a failing store, then probes it once and closes', async () => {
+    const { store, state } = breakableStore()
+    let calls = 0
+    const counted: Store = { ...store, name: 'counted', get: (k) => (calls++, store.get(k)), set: (k, v, o) => (calls++, store.set(k, v, o)) }
+    const cache = createCache({ store: counted, local: false, breaker: { failures: 2, window: 1_000, coolDown: 100 } })
+    const states: string[] = []
+    cache.on('breaker', (e) => states.push(e.error ? `${e.state}: ${(e.error.cause as Error).message}` : e.state))
+    state.broken = true
+    for (let i = 0; i < 5; i++) expect(await cache.getOrSet('k', () => i)).toBe(i)
+    // The first getOrSet's read and write fail: the circuit opens, and no call reaches the store after.
+    expect(calls).toBe(2)
+    expect(states).toStrictEqual(['open: connection refused'])
+    await expect(cache.set('k', 'x')).rejects.toMatchObject({ code: StowageErrorCode.STORE_ERROR, message: expect.stringContaining('circuit') })
+    await sleep(120)
+    expect(await cache.get('k')).toBeUndefined() // the probe fails: open again
+    expect(calls).toBe(3)
+    state.broken = false
+    await sleep(120)
+    await cache.set('k', 'back') // the probe succeeds: closed
+    expect(await cache.get('k')).toBe('back')
+    expect(states).toStrictEqual(['open: connection refused', 'half-open', 'open: connection refused', 'half-open', 'closed'])
+    expect(() => createCache({ breaker: { failures: 0 } })).toThrow(expect.objectContaining({ code: StowageErrorCode.INVALID_ARGUMENT }) as Error)
+  })
+
   it('treats corrupt bytes as a miss, reports them and deletes the entry', async () => {
     const store = createMemoryStore()
     const cache = createCache({ store, namespace: 'c' })

@@ -78,6 +78,8 @@ class RedisStoreImpl implements RedisStore {
     private readonly timeout: number,
     private readonly chunkSize: number,
     private readonly scanCount: number,
+    /** The latest connection error of a connection the store made itself (none for a client it was given). */
+    private readonly lastError: () => unknown = () => undefined,
   ) {}
 
   get clientKind(): RedisStore['clientKind'] {
@@ -226,12 +228,22 @@ class RedisStoreImpl implements RedisStore {
     let timer: ReturnType<typeof setTimeout> | undefined
     const work = fn(this.adapter)
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new StowageError(StowageErrorCode.STORE_ERROR, `Redis ${what} timed out after ${this.timeout} ms`)), this.timeout)
+      timer = setTimeout(() => {
+        const cause = this.lastError()
+        const why = cause === undefined ? '' : ` (the connection: ${String((cause as Error)?.message ?? cause)})`
+        reject(new StowageError(StowageErrorCode.STORE_ERROR, `Redis ${what} timed out after ${this.timeout} ms${why}`, { cause }))
+      }, this.timeout)
     })
     try {
       return await Promise.race([work, timeout])
     } catch (e) {
       work.catch(() => {}) // a late failure of a timed-out command must not become an unhandled rejection
+      const connection = this.lastError()
+      if (connection !== undefined && !StowageError.isInstance(e)) {
+        // The command's own error ("max retries reached") says less than why the connection is down.
+        const message = `Redis ${what} failed: ${String((e as Error)?.message ?? e)} (the connection: ${String((connection as Error)?.message ?? connection)})`
+        throw new StowageError(StowageErrorCode.STORE_ERROR, message, { cause: connection })
+      }
       throw failure(what, e)
     } finally {
       clearTimeout(timer)
@@ -328,7 +340,10 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   if (!(Number.isInteger(chunkSize) && chunkSize >= 1024 && chunkSize <= 512 * 1024 * 1024)) throw invalid('chunkSize must be an integer from 1 KiB to 512 MiB')
   if (!(Number.isInteger(scanCount) && scanCount > 0)) throw invalid('scanCount must be a positive integer')
   if ((options.client === undefined) === (options.url === undefined)) throw invalid('createRedisStore needs a client or a url (one of them)')
-  if (options.url !== undefined) return new RedisStoreImpl(ioredisAdapter(connect(options.url, timeout)), true, timeout, chunkSize, scanCount)
+  if (options.url !== undefined) {
+    const { client, lastError } = connect(options.url, timeout)
+    return new RedisStoreImpl(ioredisAdapter(client), true, timeout, chunkSize, scanCount, lastError)
+  }
   const { client } = options
   if (isIoredis(client)) return new RedisStoreImpl(ioredisAdapter(client), false, timeout, chunkSize, scanCount)
   if (isNodeRedis(client)) return new RedisStoreImpl(nodeRedisAdapter(client), false, timeout, chunkSize, scanCount)
@@ -343,8 +358,13 @@ function connect(url: string, timeout: number) {
   const { Redis } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis')
   // Fail commands fast while disconnected (the store's timeout bounds them anyway) and keep reconnecting.
   const client = new Redis(url, { commandTimeout: timeout, maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false })
-  // Connection errors reach callers as rejected commands (STORE_ERROR); without a listener
-  // ioredis would also print every reconnect attempt.
-  client.on('error', () => {})
-  return client
+  // Connection errors reach callers as rejected commands (STORE_ERROR), and the latest one as the
+  // cause of a timeout; without a listener ioredis would also print every reconnect attempt.
+  let latest: { error: unknown; at: number } | undefined
+  client.on('error', (error: unknown) => {
+    latest = { error, at: Date.now() }
+  })
+  // A connection error older than a few timeouts says nothing about the command that timed out now.
+  const lastError = () => (latest !== undefined && Date.now() - latest.at < timeout * 5 ? latest.error : undefined)
+  return { client, lastError }
 }

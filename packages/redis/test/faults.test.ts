@@ -57,6 +57,8 @@ describe('Redis going away and coming back', () => {
       expect(read).toBeUndefined()
       expect(readMs).toBeLessThan(2_000)
       expect(errors.at(-1)?.error.code).toBe(StowageErrorCode.STORE_ERROR)
+      // On its own connection the store knows why: the refused connection is the cause.
+      if (client === undefined) expect(String((errors.at(-1)?.error.cause as Error | undefined)?.message)).toMatch(/ECONNREFUSED|Connection is closed|connect/)
       const [write, writeMs] = await timed(cache.set('k', 2))
       expect(StowageError.isInstance(write) && write.code).toBe(StowageErrorCode.STORE_ERROR)
       expect(writeMs).toBeLessThan(2_000)
@@ -69,4 +71,42 @@ describe('Redis going away and coming back', () => {
       await client?.quit()
     })
   }
+})
+
+describe('the circuit breaker over a real Redis', () => {
+  it('while redis-server is down, getOrSet costs about the loader alone; it closes once Redis is back', async () => {
+    server = await startRedisServer()
+    const { port, url } = server
+    const store = createRedisStore({ url, commandTimeout: 300 })
+    const cache = createCache({ store, namespace: 'breaker', local: false, breaker: { failures: 3, window: 10_000, coolDown: 500 } })
+    const states: string[] = []
+    cache.on('breaker', (e) => states.push(e.state))
+    const loader = async () => {
+      await new Promise((r) => setTimeout(r, 20))
+      return { from: 'the source' }
+    }
+    await cache.set('warm', 1)
+    await server.stop()
+    // Until the circuit opens, each call waits out a command timeout or a refused connection.
+    for (let i = 0; i < 3; i++) await cache.getOrSet(`k${i}`, loader)
+    expect(states).toStrictEqual(['open'])
+    const times: number[] = []
+    for (let i = 0; i < 20; i++) {
+      const [value, ms] = await timed(cache.getOrSet(`cold${i}`, loader))
+      expect(value).toStrictEqual({ from: 'the source' })
+      times.push(ms)
+    }
+    // No call waits for Redis any more: each is far under the 300 ms command timeout (the p99
+    // against the loader alone is a target of `pnpm bench`, not of this test).
+    expect(Math.max(...times)).toBeLessThan(150)
+
+    server = await startRedisServer({ port })
+    await eventually(async () => {
+      await new Promise((r) => setTimeout(r, 100))
+      await cache.set('back', 'again') // a probe after the cool-down; rejects until Redis answers
+    })
+    expect(await cache.get('back')).toBe('again')
+    expect(states.at(-1)).toBe('closed')
+    await store.close()
+  })
 })

@@ -3,6 +3,7 @@ import type { InvalidationChannel } from './invalidation.js'
 import type { CodecOptions } from '../codec/options.js'
 import type { Store } from '../stores/store.js'
 import type { LocalOptions } from './local-tier.js'
+import type { BreakerOptions, BreakerState } from './breaker.js'
 import type { StowageError } from '../errors/stowage-error.js'
 
 /**
@@ -61,6 +62,14 @@ export interface CacheOptions {
    * `store` is given and is not the memory store, off otherwise.
    */
   readonly local?: boolean | LocalOptions
+  /**
+   * A circuit breaker in front of `store`: after `failures` failed calls within `window` ms, calls
+   * fail at once for `coolDown` ms (reads are misses, `getOrSet` goes straight to its loader), then
+   * one probe call decides. `cache.on('breaker', …)` hears it open, half-open and close. `true`
+   * for the defaults (5 failures in 10 s, 5 s cool-down), `false` for none. Defaults to on when
+   * `store` is given and is not the memory store, off otherwise.
+   */
+  readonly breaker?: boolean | BreakerOptions
   /**
    * A channel shared with the other processes or tabs using the same store: each write, delete
    * and clear is announced there, and their announcements drop this cache's local copies.
@@ -165,4 +174,6 @@ export interface CacheEvents {
   delete: { readonly namespace: string; readonly key: string }
   load: { readonly namespace: string; readonly key: string; readonly ms: number }
   error: { readonly namespace: string; readonly key: string | undefined; readonly operation: CacheOperation; readonly error: StowageError }
+  /** The store's circuit breaker changed state; `error` is the failure that opened it. */
+  breaker: { readonly state: BreakerState; readonly error: StowageError | undefined }
 }

@@ -25,6 +25,7 @@ import { checkKey, checkTtl } from '../stores/validate.js'
 import { checkNamespace, storeKey } from './keys.js'
 import { LocalTier, type LocalEntry } from './local-tier.js'
 import { SingleFlight, type FlightOptions } from './single-flight.js'
+import { CircuitBreaker } from './breaker.js'
 
 /** A cache over a {@link Store}: typed values in, compact envelopes stored. See `createCache`. */
 export interface Cache<S extends CacheSchema = CacheSchema> {
@@ -99,7 +100,11 @@ interface Entry {
 }
 
 interface Shared {
+  /** The store as the cache calls it: behind the circuit breaker when there is one. */
   readonly store: Store
+  /** The store as the caller gave it (or the memory store the cache made). */
+  readonly given: Store
+  readonly breaker: CircuitBreaker | undefined
   readonly ownsStore: boolean
   readonly codec: Codec
   readonly ttl: number | undefined
@@ -171,7 +176,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
   }
 
   get store(): Store {
-    return this.shared.store
+    return this.shared.given
   }
 
   get codec(): Codec {
@@ -396,6 +401,18 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
   }
 
   on<E extends keyof CacheEvents>(event: E, listener: (event: CacheEvents[E]) => void): () => void {
+    // The breaker guards the store every namespace shares: its events are the same for all.
+    if (event === 'breaker') {
+      const { breaker } = this.shared
+      if (breaker === undefined) return () => {}
+      return breaker.on(({ state, error }) => {
+        try {
+          ;(listener as (e: CacheEvents['breaker']) => void)({ state, error: error === undefined ? undefined : storeError('breaker', error) })
+        } catch {
+          // Listener errors are ignored, as for every other event.
+        }
+      })
+    }
     return this.observer.on(event, listener)
   }
 
@@ -582,15 +599,24 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
   }
 }
 
-// The in-process tier: on by default in front of a store given by the caller (Redis, IndexedDB),
-// off in front of the memory store, which already lives in this process.
+// Whether a store is remote (Redis, IndexedDB): the in-process tier and the breaker are on by
+// default in front of those, off in front of the memory store, which already lives in this process.
+function isRemote(store: Store | undefined): boolean {
+  return store !== undefined && store.name !== 'memory'
+}
+
 function localTier(option: CacheOptions['local'], store: Store | undefined): LocalTier | undefined {
-  if (option === false || (option === undefined && (store === undefined || store.name === 'memory'))) return undefined
+  if (option === false || (option === undefined && !isRemote(store))) return undefined
   if (option === true || option === undefined) return new LocalTier({})
   if (typeof option !== 'object' || option === null || typeof (option as Partial<Store>).get === 'function') {
     throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'local is true, false or { maxEntries, maxBytes, ttl, freeze }: the local tier keeps decoded values itself, not in a Store')
   }
   return new LocalTier(option)
+}
+
+function circuitBreaker(option: CacheOptions['breaker'], store: Store | undefined): CircuitBreaker | undefined {
+  if (option === false || (option === undefined && !isRemote(store))) return undefined
+  return new CircuitBreaker(option === true || option === undefined ? {} : option)
 }
 
 /**
@@ -615,8 +641,11 @@ export function createCacheWith<S extends CacheSchema>(createCodec: (options?: C
   }
   const store = options.store ?? createMemoryStore()
   const codec = options.codec
+  const breaker = circuitBreaker(options.breaker, options.store)
   const shared: Shared = {
-    store,
+    store: breaker ? breaker.guard(store) : store,
+    given: store,
+    breaker,
     ownsStore: options.store === undefined,
     codec: codec !== undefined && typeof (codec as Codec).decodeEnvelopeAsync === 'function' ? (codec as Codec) : createCodec(codec as CodecOptions | undefined),
     ttl: options.ttl,

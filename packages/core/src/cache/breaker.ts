@@ -1,0 +1,136 @@
+// A circuit breaker in front of a store: after `failures` failed calls within `window` ms the
+// circuit opens, and for `coolDown` ms every call fails at once (so a cache goes straight to its
+// loader and its in-process tier instead of waiting out a dead server's timeout each time). Then one
+// call goes through as a probe (half-open): success closes the circuit, failure opens it again.
+import { StowageErrorCode } from '../errors/error-codes.js'
+import { StowageError } from '../errors/stowage-error.js'
+import type { Store } from '../stores/store.js'
+
+/** Options of the circuit breaker ({@link CacheOptions.breaker}). */
+export interface BreakerOptions {
+  /** Failed store calls within `window` that open the circuit. Defaults to 5. */
+  readonly failures?: number
+  /** The window failures are counted in, in ms. Defaults to 10 000. */
+  readonly window?: number
+  /** How long the circuit stays open before one probe call, in ms. Defaults to 5 000. */
+  readonly coolDown?: number
+}
+
+/** The states of a circuit breaker, as its `breaker` events report them. */
+export type BreakerState = 'closed' | 'open' | 'half-open'
+
+/** Default of {@link BreakerOptions.failures}. */
+export const DEFAULT_BREAKER_FAILURES = 5
+/** Default of {@link BreakerOptions.window}. */
+export const DEFAULT_BREAKER_WINDOW = 10_000
+/** Default of {@link BreakerOptions.coolDown}. */
+export const DEFAULT_BREAKER_COOL_DOWN = 5_000
+
+// The store methods that talk to the backend; `keys` (an iterator) and `close` pass through.
+const CALLS = ['get', 'getWithTtl', 'set', 'delete', 'getMany', 'setMany', 'deleteMany', 'clear', 'getField', 'getFields', 'setField', 'deleteField'] as const
+
+function count(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `breaker.${name} must be a positive integer, got ${String(value)}`)
+  }
+  return value
+}
+
+// Only a failing backend counts: a refused argument says nothing about the server.
+function isOutage(e: unknown): boolean {
+  return !StowageError.isInstance(e) || e.code === StowageErrorCode.STORE_ERROR
+}
+
+export class CircuitBreaker {
+  private state: BreakerState = 'closed'
+  private recent: number[] = []
+  private openedAt = 0
+  private lastError: unknown
+  private probing = false
+  private readonly listeners = new Set<(event: { state: BreakerState; error: unknown }) => void>()
+  private readonly failures: number
+  private readonly window: number
+  private readonly coolDown: number
+
+  /** @throws {StowageError} INVALID_ARGUMENT for a bad option. */
+  constructor(options: BreakerOptions) {
+    if (typeof options !== 'object' || options === null) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'breaker must be true, false or an options object')
+    this.failures = count('failures', options.failures, DEFAULT_BREAKER_FAILURES)
+    this.window = count('window', options.window, DEFAULT_BREAKER_WINDOW)
+    this.coolDown = count('coolDown', options.coolDown, DEFAULT_BREAKER_COOL_DOWN)
+  }
+
+  /** Listens to state changes; returns a function that stops listening. */
+  on(listener: (event: { state: BreakerState; error: unknown }) => void): () => void {
+    this.listeners.add(listener)
+    return () => {
+      this.listeners.delete(listener)
+    }
+  }
+
+  /** `store` with every backend call going through the breaker; the same abilities, the same name. */
+  guard(store: Store): Store {
+    const guarded: Record<string, unknown> = { name: store.name }
+    for (const name of CALLS) {
+      const method = store[name] as ((...args: unknown[]) => Promise<unknown>) | undefined
+      if (typeof method === 'function') guarded[name] = (...args: unknown[]) => this.call(() => method.apply(store, args))
+    }
+    if (store.keys) guarded.keys = (prefix: string) => (store.keys as (p: string) => AsyncIterable<string>).call(store, prefix)
+    if (store.close) guarded.close = () => (store.close as () => Promise<void>).call(store)
+    return guarded as unknown as Store
+  }
+
+  private async call<T>(work: () => Promise<T>): Promise<T> {
+    if (this.state === 'open') {
+      if (Date.now() - this.openedAt < this.coolDown || this.probing) throw this.refusal()
+      this.move('half-open', undefined)
+    } else if (this.state === 'half-open' && this.probing) {
+      throw this.refusal()
+    }
+    const probe = this.state === 'half-open'
+    if (probe) this.probing = true
+    try {
+      const result = await work()
+      if (probe) this.move('closed', undefined)
+      return result
+    } catch (e) {
+      if (isOutage(e)) this.failed(e, probe)
+      throw e
+    } finally {
+      if (probe) this.probing = false
+    }
+  }
+
+  private failed(e: unknown, probe: boolean): void {
+    this.lastError = e
+    const now = Date.now()
+    if (probe) return this.open(e, now)
+    this.recent = this.recent.filter((at) => now - at < this.window)
+    this.recent.push(now)
+    if (this.recent.length >= this.failures) this.open(e, now)
+  }
+
+  private open(e: unknown, now: number): void {
+    this.openedAt = now
+    this.recent = []
+    this.move('open', e)
+  }
+
+  private move(state: BreakerState, error: unknown): void {
+    if (state === this.state && state !== 'open') return
+    this.state = state
+    for (const listener of this.listeners) {
+      try {
+        listener({ state, error })
+      } catch {
+        // A listener's error must never change what the store call gives.
+      }
+    }
+  }
+
+  private refusal(): StowageError {
+    const left = Math.max(0, this.coolDown - (Date.now() - this.openedAt))
+    return new StowageError(StowageErrorCode.STORE_ERROR, `the circuit to the store is open after ${this.failures} failures; the next try in ${left} ms`, { cause: this.lastError })
+  }
+}
