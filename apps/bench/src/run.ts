@@ -146,6 +146,7 @@ type Browser = Array<[string, number, boolean]>
 const redisPass = JSON.parse(lastLine(run('redis-bench.ts'))) as RedisPass
 const redis = redisTables(redisPass)
 const bundles = run('bundle-bench.ts')
+const caches = run('cache-bench.ts')
 const idb = run('idb-bench.ts')
 const streams = run('inflate-bench.ts')
 const clean = JSON.parse(lastLine(run('codec-bench.ts'))) as CodecPass
@@ -291,6 +292,19 @@ ${redis.seed}
 ### Bundles: one Redis hash per object (issue 4)
 
 ${markdown(bundles)}
+
+## Cache façades (issue 10)
+
+Stowage's Cache beside bentocache 1.6 (its defaults, and its memory tier with \`serialize: false\`),
+cache-manager 7 (\`createCache()\`; with Redis, a Keyv memory store then \`createKeyv(url)\`) and
+cacheable 2 (\`new Cacheable()\`; with Redis, \`secondary: createKeyv(url)\`), each as its README
+shows, one process with ioredis loaded, a redis-server of its own. Stowage: \`createCache\` with
+the in-process tier (its default in front of Redis). Ops/s are medians of three rounds with the
+order rotated; a hit is a read of a key set before. Values: a real 1 kB webhook payload and W1-1000.
+Not built yet (issue 10 is open): tags, stampede protection across processes, schema validation,
+OpenTelemetry.
+
+${markdown(caches)}
 
 ## Codec table, no Redis client loaded
 

@@ -635,7 +635,7 @@ describe('Cache: local tier and invalidation', () => {
     expect(counts.gets).toBe(2)
   })
 
-  it('drops the least recently used entries past maxEntries or maxBytes', async () => {
+  it('drops entries not used lately past maxEntries or maxBytes', async () => {
     const { store, counts } = countingStore()
     const cache = createCache({ store, namespace: 'e', local: { maxEntries: 2 } })
     for (const k of ['a', 'b', 'c']) await cache.set(k, k)
@@ -644,10 +644,23 @@ describe('Cache: local tier and invalidation', () => {
     expect(counts.gets).toBe(0)
     expect(await cache.get('a')).toBe('a') // evicted: read from the store
     expect(counts.gets).toBe(1)
+    // An entry read since it was last passed gets a second chance; one nobody read leaves.
+    const clock = createCache({ store, namespace: 'c', local: { maxEntries: 2 } })
+    await clock.set('x', 'x')
+    await clock.set('y', 'y')
+    expect(await clock.get('x')).toBe('x')
+    await clock.set('z', 'z')
+    const before = counts.gets
+    expect(await clock.get('x')).toBe('x')
+    expect(await clock.get('z')).toBe('z')
+    expect(counts.gets).toBe(before)
+    expect(await clock.get('y')).toBe('y')
+    expect(counts.gets).toBe(before + 1)
     const small = createCache({ store, namespace: 'b', local: { maxBytes: 100 } })
     await small.set('big', 'x'.repeat(500))
+    const reads = counts.gets
     expect(await small.get('big')).toHaveLength(500)
-    expect(counts.gets).toBe(2) // larger than the whole budget: never kept
+    expect(counts.gets).toBe(reads + 1) // larger than the whole budget: never kept
   })
 
   it('freezes plain objects and arrays on request; bytes stored as they are drop the local copy', async () => {

@@ -209,7 +209,8 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
 
   async get(key: string): Promise<never> {
     checkKey(key)
-    return (await this.read(key, 'get', true))?.value as never
+    const found = this.read(key, 'get', true)
+    return (found instanceof Promise ? await found : found)?.value as never
   }
 
   async has(key: string): Promise<boolean> {
@@ -316,7 +317,8 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     const load = loadSettings(options, this.shared.ttl)
     const joined = this.flight.joined(key)
     if (joined) return joined as Promise<never>
-    const entry = await this.read(key, 'getOrSet', true)
+    const found = this.read(key, 'getOrSet', true)
+    const entry = found instanceof Promise ? await found : found
     const late = entry?.freshUntil === undefined ? 0 : Date.now() - entry.freshUntil
     if (entry !== undefined && late <= 0) return entry.value as never
     const again = this.flight.joined(key)
@@ -437,16 +439,19 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     })
   }
 
-  private async read(key: string, operation: CacheOperation, count: boolean): Promise<Entry | undefined> {
+  // A hit of the in-process tier comes back as it is, without a promise: the hot path.
+  private read(key: string, operation: CacheOperation, count: boolean): Entry | Promise<Entry | undefined> {
     const full = storeKey(this.prefix, key)
-    const { local, store } = this.shared
-    if (local) {
-      const near = local.get(full)
-      if (near !== undefined) {
-        if (count) this.hit(key, near.freshUntil)
-        return near
-      }
+    const near = this.shared.local?.get(full)
+    if (near !== undefined) {
+      if (count) this.hit(key, near.freshUntil)
+      return near
     }
+    return this.readStore(key, full, operation, count)
+  }
+
+  private async readStore(key: string, full: string, operation: CacheOperation, count: boolean): Promise<Entry | undefined> {
+    const { local, store } = this.shared
     let bytes: Uint8Array | undefined
     // The store's remaining TTL bounds the local copy's life (when the store can tell it).
     let ttl: number | undefined

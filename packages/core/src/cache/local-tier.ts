@@ -1,12 +1,14 @@
 // The in-process tier of a cache: decoded values kept by reference in this process, so a hit costs
-// a Map lookup (no copy, no CRC, no decode). Least recently used entries go first once the tier
-// passes its entry count or its byte budget (counted as the entries' stored envelope sizes).
+// a Map lookup (no copy, no CRC, no decode). Entries not used lately go first once the tier passes
+// its entry count or its byte budget (counted as the entries' stored envelope sizes): a hit only
+// marks its entry, and eviction gives marked entries a second chance (the CLOCK approximation of
+// least-recently-used; moving the entry on every hit would halve the speed of a hit).
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
 
 /** Options of the in-process tier ({@link CacheOptions.local}). */
 export interface LocalOptions {
-  /** Most entries kept; the least recently used leave first. Defaults to 10 000 ({@link DEFAULT_LOCAL_MAX_ENTRIES}). */
+  /** Most entries kept; entries not used lately leave first. Defaults to 10 000 ({@link DEFAULT_LOCAL_MAX_ENTRIES}). */
   readonly maxEntries?: number
   /**
    * Byte budget, counted as the entries' envelope sizes (what the store holds for them, a proxy
@@ -43,6 +45,8 @@ export interface LocalEntry {
 interface Slot extends LocalEntry {
   readonly expiresAt: number
   readonly size: number
+  /** Used since eviction last passed it. */
+  used: boolean
 }
 
 function positiveInteger(name: string, value: unknown, fallback: number): number {
@@ -88,7 +92,7 @@ export class LocalTier {
     this.freeze = options.freeze ?? false
   }
 
-  /** The live entry under `key`, marked as the most recently used; `undefined` when absent or expired. */
+  /** The live entry under `key`, marked as used; `undefined` when absent or expired. */
   get(key: string): LocalEntry | undefined {
     const slot = this.slots.get(key)
     if (slot === undefined) return undefined
@@ -96,9 +100,7 @@ export class LocalTier {
       this.delete(key)
       return undefined
     }
-    // Re-inserting moves the key to the end of the Map's order: the most recently used.
-    this.slots.delete(key)
-    this.slots.set(key, slot)
+    slot.used = true
     return slot
   }
 
@@ -111,12 +113,27 @@ export class LocalTier {
     const life = ttl === undefined ? this.ttl : Math.min(ttl, this.ttl)
     if (life <= 0 || size > this.maxBytes) return
     if (this.freeze) deepFreeze(entry.value)
-    this.slots.set(key, { value: entry.value, freshUntil: entry.freshUntil, expiresAt: Date.now() + life, size })
+    this.slots.set(key, { value: entry.value, freshUntil: entry.freshUntil, expiresAt: Date.now() + life, size, used: false })
     this.bytes += size
-    for (const [oldest, slot] of this.slots) {
-      if (this.slots.size <= this.maxEntries && this.bytes <= this.maxBytes) break
-      this.slots.delete(oldest)
-      this.bytes -= slot.size
+    this.evict(key)
+  }
+
+  // From the oldest: an entry used since it was last passed moves to the end, unmarked; the first
+  // unused one leaves. `kept` (the entry just set) never leaves on its own account.
+  private evict(kept: string): void {
+    while (this.slots.size > this.maxEntries || this.bytes > this.maxBytes) {
+      for (const [key, slot] of this.slots) {
+        if (slot.used && key !== kept) {
+          slot.used = false
+          this.slots.delete(key)
+          this.slots.set(key, slot)
+          continue
+        }
+        if (key === kept && this.slots.size > 1) continue
+        this.slots.delete(key)
+        this.bytes -= slot.size
+        break
+      }
     }
   }
 
