@@ -2,7 +2,9 @@
 // native zlib on Node, fflate everywhere else. The two write bytes the other reads.
 import { platform } from '#platform'
 import { createCacheWith, type Cache } from './cache/cache.js'
+import type { StandardSchemaV1 } from '@standard-schema/spec'
 import type { CacheOptions, CacheSchema } from './cache/cache-types.js'
+import type { CacheSchemas } from './cache/schemas.js'
 import { bindApi } from './codec/api.js'
 import type { Codec } from './codec/codec.js'
 import type { CodecOptions } from './codec/options.js'
@@ -77,4 +79,8 @@ export const trainDictionary: (samples: readonly unknown[], options?: TrainOptio
  * const cache = createCache({ store: createMemoryStore(), namespace: 'app', ttl: 60_000 })
  * const posts = await cache.getOrSet('posts:home', loadPosts, { ttl: 30_000 })
  */
-export const createCache: <S extends CacheSchema = CacheSchema>(options?: CacheOptions) => Cache<S> = (options) => createCacheWith(api.createCodec, options)
+export function createCache<const V extends CacheSchemas>(options: CacheOptions & { readonly schemas: V }): Cache<{ -readonly [K in keyof V]: StandardSchemaV1.InferOutput<V[K]> }>
+export function createCache<S extends CacheSchema = CacheSchema>(options?: CacheOptions): Cache<S>
+export function createCache(options?: CacheOptions): Cache {
+  return createCacheWith(api.createCodec, options)
+}

@@ -54,3 +54,16 @@ describe('untyped caches', () => {
     expectTypeOf(n).toEqualTypeOf<number>()
   })
 })
+
+describe('caches typed by their schemas', () => {
+  it('take keys and value types from Standard Schemas', async () => {
+    const { z } = await import('zod')
+    const cache = createCache({ schemas: { 'user:*': z.object({ id: z.number(), name: z.string() }), 'flags': z.array(z.string()) } })
+    expectTypeOf(cache.get('user:7')).toEqualTypeOf<Promise<{ id: number; name: string } | undefined>>()
+    expectTypeOf(cache.get('flags')).toEqualTypeOf<Promise<string[] | undefined>>()
+    // @ts-expect-error not a key of the schemas
+    void cache.get('nope')
+    // @ts-expect-error a user needs a name
+    void cache.set('user:1', { id: 1 })
+  })
+})

@@ -8,6 +8,7 @@ import {
   inspect,
   StowageError,
   StowageErrorCode,
+  type Cache,
   type CacheEvents,
   type Store,
 } from '../src/index.js'
@@ -485,6 +486,33 @@ describe('Cache: failures', () => {
     await sleep(0)
     expect(await writer.get('price')).toStrictEqual(new Money(250))
     expect(await writer.get('big')).toHaveLength(5000)
+  })
+
+  it('checks values read from the store against their key’s schema (zod, valibot): a value that fails is a miss', async () => {
+    const { z } = await import('zod')
+    const v = await import('valibot')
+    const store = createMemoryStore()
+    const writer = createCache({ store, namespace: 's' })
+    await writer.set('user:1', { id: 1, name: 'Ada' })
+    await writer.set('user:2', { id: 'two' })
+    await writer.set('tags', ['a', 'b'])
+    await writer.set('free', { anything: true })
+    const reader = createCache({
+      store,
+      namespace: 's',
+      schemas: { 'user:*': z.object({ id: z.number(), name: z.string().transform((s) => s.toUpperCase()) }), tags: v.array(v.string()) },
+    })
+    const misses = record(reader, 'miss')
+    const errors = record(reader, 'error')
+    expect(await reader.get('user:1')).toStrictEqual({ id: 1, name: 'ADA' }) // as the schema outputs it
+    expect(await reader.get('user:2')).toBeUndefined()
+    expect(await reader.get('tags')).toStrictEqual(['a', 'b'])
+    expect(await (reader as unknown as Cache).get('free')).toStrictEqual({ anything: true }) // no pattern: not checked
+    expect(misses.map((m) => [m.key, m.reason])).toStrictEqual([['user:2', 'invalid']])
+    expect(errors.map((e) => e.error.code)).toStrictEqual([StowageErrorCode.SCHEMA_MISMATCH])
+    expect(errors[0]!.error.message).toMatch(/id/)
+    expect(await writer.get('user:2')).toStrictEqual({ id: 'two' }) // kept for the writers that know it
+    expect(() => createCache({ schemas: { 'x:*': { parse: () => 1 } } as never })).toThrow(expect.objectContaining({ code: StowageErrorCode.INVALID_ARGUMENT }) as Error)
   })
 
   it('rejects values the codec cannot store, whatever the write policy', async () => {

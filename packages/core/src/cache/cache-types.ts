@@ -3,6 +3,7 @@ import type { InvalidationChannel } from './invalidation.js'
 import type { CodecOptions } from '../codec/options.js'
 import type { Store } from '../stores/store.js'
 import type { LocalOptions } from './local-tier.js'
+import type { CacheSchemas } from './schemas.js'
 import type { BreakerOptions, BreakerState } from './breaker.js'
 import type { StowageError } from '../errors/stowage-error.js'
 
@@ -48,6 +49,14 @@ export interface CacheOptions {
    * Values written with a newer version are always misses. Defaults to none.
    */
   readonly migrate?: (value: unknown, fromVersion: number) => unknown
+  /**
+   * Standard Schemas (zod, valibot, arktype, …) by key pattern (`'user:*'`; the first pattern
+   * that matches wins): every value read from the store under a matching key is checked, after
+   * `migrate`, and returned as the schema outputs it; a value that fails is a miss (`reason:
+   * 'invalid'`) plus an `error` event with SCHEMA_MISMATCH, never returned. Values you `set` are
+   * not checked. With `createCache({ schemas })` the keys and value types come from the schemas.
+   */
+  readonly schemas?: CacheSchemas
   /** `'miss'`: a store failure on read is a miss plus an `error` event (fail-open); `'throw'`: it rejects. Defaults to `'miss'`. */
   readonly readErrors?: ReadErrorPolicy
   /** `'throw'`: a store failure on write rejects (fail-closed); `'ignore'`: it is an `error` event only. Defaults to `'throw'`. */
@@ -162,9 +171,10 @@ export interface Bundle<V = unknown> {
 /**
  * Why a read was a miss: nothing there; damaged bytes (deleted); intact bytes this reader cannot
  * use, a newer format or an extension or dictionary it lacks (kept); bytes over its `maxBytes`
- * (kept); a schema version it cannot migrate or does not know yet; a failed store read.
+ * (kept); a schema version it cannot migrate or does not know yet; a value that fails its key's
+ * schema (`schemas`); a failed store read.
  */
-export type MissReason = 'absent' | 'corrupt' | 'unsupported' | 'too-large' | 'older-version' | 'newer-version' | 'store-error'
+export type MissReason = 'absent' | 'corrupt' | 'unsupported' | 'too-large' | 'older-version' | 'newer-version' | 'invalid' | 'store-error'
 
 /** The events of a cache and what their listeners receive. */
 export interface CacheEvents {

@@ -26,6 +26,7 @@ import { checkNamespace, storeKey } from './keys.js'
 import { LocalTier, type LocalEntry } from './local-tier.js'
 import { SingleFlight, type FlightOptions } from './single-flight.js'
 import { CircuitBreaker } from './breaker.js'
+import { compileSchemas, validated, type SchemaFinder } from './schemas.js'
 
 /** A cache over a {@link Store}: typed values in, compact envelopes stored. See `createCache`. */
 export interface Cache<S extends CacheSchema = CacheSchema> {
@@ -110,6 +111,7 @@ interface Shared {
   readonly ttl: number | undefined
   readonly version: number
   readonly migrate: CacheOptions['migrate']
+  readonly schemaFor: SchemaFinder | undefined
   readonly readErrors: 'miss' | 'throw'
   readonly writeErrors: 'throw' | 'ignore'
   readonly measureJson: boolean
@@ -546,6 +548,15 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
         return miss('older-version')
       }
     }
+    const schema = this.shared.schemaFor?.(key)
+    if (schema !== undefined) {
+      const checked = await validated(schema, key, value)
+      if ('error' in checked) {
+        this.failed(operation, key, checked.error)
+        return miss('invalid')
+      }
+      value = checked.value
+    }
     if (count) this.hit(key, decoded.freshUntil)
     return { value, freshUntil: decoded.freshUntil }
   }
@@ -656,6 +667,7 @@ export function createCacheWith<S extends CacheSchema>(createCodec: (options?: C
     ttl: options.ttl,
     version,
     migrate: options.migrate,
+    schemaFor: compileSchemas(options.schemas),
     readErrors,
     writeErrors,
     measureJson: options.measureJson === true,

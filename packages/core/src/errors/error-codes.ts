@@ -23,6 +23,8 @@ export const StowageErrorCode = {
   STORE_ERROR: 'STORE_ERROR',
   /** A `getOrSet` loader did not answer within its `hardTimeout` and there was no older value to serve; the loader goes on. */
   TIMEOUT: 'TIMEOUT',
+  /** A value read from a store does not pass the schema of its key (a cache's `schemas` option); the message names the first issues. */
+  SCHEMA_MISMATCH: 'SCHEMA_MISMATCH',
   /** A cache's `migrate` function threw while upgrading an older entry; its error is the `cause`. */
   MIGRATION_FAILED: 'MIGRATION_FAILED',
   /** An argument or option passed to Stowage is out of range or of the wrong type. */
