@@ -3,6 +3,7 @@ export { createCache, createCodec, decode, decodeAsync, encode, encodeAsync, tra
 export type { Cache } from './cache/cache.js'
 export { DEFAULT_BREAKER_COOL_DOWN, DEFAULT_BREAKER_FAILURES, DEFAULT_BREAKER_WINDOW, type BreakerOptions, type BreakerState } from './cache/breaker.js'
 export type { CacheSchemas } from './cache/schemas.js'
+export { DEFAULT_LEASE_TIME, type LoadLease } from './cache/lease.js'
 export { DEFAULT_LOCAL_MAX_BYTES, DEFAULT_LOCAL_MAX_ENTRIES, DEFAULT_LOCAL_TTL, type LocalOptions } from './cache/local-tier.js'
 export {
   DEFAULT_NAMESPACE,

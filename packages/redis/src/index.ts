@@ -5,3 +5,4 @@ export {
   type RedisInvalidation,
   type RedisInvalidationOptions,
 } from './redis-invalidation.js'
+export { createRedisLease, DEFAULT_LEASE_PREFIX, type RedisLeaseOptions } from './redis-lease.js'

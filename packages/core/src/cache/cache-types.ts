@@ -4,6 +4,7 @@ import type { CodecOptions } from '../codec/options.js'
 import type { Store } from '../stores/store.js'
 import type { LocalOptions } from './local-tier.js'
 import type { CacheSchemas } from './schemas.js'
+import type { LoadLease } from './lease.js'
 import type { BreakerOptions, BreakerState } from './breaker.js'
 import type { StowageError } from '../errors/stowage-error.js'
 
@@ -79,6 +80,19 @@ export interface CacheOptions {
    * `store` is given and is not the memory store, off otherwise.
    */
   readonly breaker?: boolean | BreakerOptions
+  /**
+   * Stampede protection across processes: a lease shared by the fleet (`createRedisLease` from
+   * `@stowage/redis`). Before a `getOrSet` loader runs, the cache takes the lease on the key; the
+   * processes that do not get it wait for the holder's value in the store instead of loading too.
+   * Within one process, concurrent calls share one load already. Defaults to none.
+   */
+  readonly lease?: LoadLease
+  /**
+   * How long a lease holds, in ms: the longest a loader may run before another process takes over
+   * (its holder died or hung), and about how long the others wait. Defaults to 10 000
+   * ({@link DEFAULT_LEASE_TIME}).
+   */
+  readonly leaseTime?: number
   /**
    * A channel shared with the other processes or tabs using the same store: each write, delete
    * and clear is announced there, and their announcements drop this cache's local copies.

@@ -27,6 +27,7 @@ import { LocalTier, type LocalEntry } from './local-tier.js'
 import { SingleFlight, type FlightOptions } from './single-flight.js'
 import { CircuitBreaker } from './breaker.js'
 import { compileSchemas, validated, type SchemaFinder } from './schemas.js'
+import { DEFAULT_LEASE_TIME, underLease, type LoadLease } from './lease.js'
 
 /** A cache over a {@link Store}: typed values in, compact envelopes stored. See `createCache`. */
 export interface Cache<S extends CacheSchema = CacheSchema> {
@@ -112,6 +113,8 @@ interface Shared {
   readonly version: number
   readonly migrate: CacheOptions['migrate']
   readonly schemaFor: SchemaFinder | undefined
+  readonly lease: LoadLease | undefined
+  readonly leaseTime: number
   readonly readErrors: 'miss' | 'throw'
   readonly writeErrors: 'throw' | 'ignore'
   readonly measureJson: boolean
@@ -428,13 +431,26 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
 
   // Runs the loader once for every caller of `key` (see SingleFlight) and stores what it gives.
   private load(key: string, loader: () => unknown, settings: LoadSettings, flight: FlightOptions): Promise<unknown> {
-    const started = Date.now()
     const run = (async () => {
-      this.observer.counters.loads++
-      const value = await loader()
-      this.observer.emit('load', { namespace: this.namespace, key, ms: Date.now() - started })
-      await this.write(key, value, settings, 'getOrSet', true)
-      return value
+      let release: (() => Promise<void>) | undefined
+      const { lease, leaseTime } = this.shared
+      if (lease !== undefined) {
+        // Across processes: one holder of the lease loads, the others take what it stores.
+        const full = storeKey(this.prefix, key)
+        const outcome = await underLease(lease, full, leaseTime, () => this.readStore(key, full, 'getOrSet', false))
+        if ('found' in outcome) return outcome.found.value
+        release = outcome.release
+      }
+      try {
+        const started = Date.now()
+        this.observer.counters.loads++
+        const value = await loader()
+        this.observer.emit('load', { namespace: this.namespace, key, ms: Date.now() - started })
+        await this.write(key, value, settings, 'getOrSet', true)
+        return value
+      } finally {
+        release?.().catch(() => {})
+      }
     })()
     return this.flight.start(key, run, flight, (outcome, error) => {
       if (error !== undefined && (outcome === 'fallback' || outcome === 'late-error')) this.failed(flight.background ? 'refresh' : 'getOrSet', key, error)
@@ -650,6 +666,10 @@ export function createCacheWith<S extends CacheSchema>(createCodec: (options?: C
   if (options.migrate !== undefined && typeof options.migrate !== 'function') {
     throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'migrate must be a function')
   }
+  if (options.lease !== undefined && typeof (options.lease as Partial<LoadLease> | null)?.acquire !== 'function') {
+    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'lease must have an acquire(key, ms) function (see createRedisLease)')
+  }
+  checkTtl(options.leaseTime, 'leaseTime')
   const readErrors = options.readErrors ?? 'miss'
   const writeErrors = options.writeErrors ?? 'throw'
   if ((readErrors !== 'miss' && readErrors !== 'throw') || (writeErrors !== 'throw' && writeErrors !== 'ignore')) {
@@ -668,6 +688,8 @@ export function createCacheWith<S extends CacheSchema>(createCodec: (options?: C
     version,
     migrate: options.migrate,
     schemaFor: compileSchemas(options.schemas),
+    lease: options.lease,
+    leaseTime: options.leaseTime ?? DEFAULT_LEASE_TIME,
     readErrors,
     writeErrors,
     measureJson: options.measureJson === true,
