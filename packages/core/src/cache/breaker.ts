@@ -4,6 +4,7 @@
 // call goes through as a probe (half-open): success closes the circuit, failure opens it again.
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
+import { positiveInteger } from '../stores/validate.js'
 import type { Store } from '../stores/store.js'
 
 /** Options of the circuit breaker ({@link CacheOptions.breaker}). */
@@ -29,13 +30,6 @@ export const DEFAULT_BREAKER_COOL_DOWN = 5_000
 // The store methods that talk to the backend; `keys` (an iterator) and `close` pass through.
 const CALLS = ['get', 'getWithTtl', 'set', 'delete', 'getMany', 'setMany', 'deleteMany', 'clear', 'getField', 'getFields', 'setField', 'deleteField'] as const
 
-function count(name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `breaker.${name} must be a positive integer, got ${String(value)}`)
-  }
-  return value
-}
 
 // Only a failing backend counts: a refused argument says nothing about the server.
 function isOutage(e: unknown): boolean {
@@ -56,9 +50,9 @@ export class CircuitBreaker {
   /** @throws {StowageError} INVALID_ARGUMENT for a bad option. */
   constructor(options: BreakerOptions) {
     if (typeof options !== 'object' || options === null) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'breaker must be true, false or an options object')
-    this.failures = count('failures', options.failures, DEFAULT_BREAKER_FAILURES)
-    this.window = count('window', options.window, DEFAULT_BREAKER_WINDOW)
-    this.coolDown = count('coolDown', options.coolDown, DEFAULT_BREAKER_COOL_DOWN)
+    this.failures = positiveInteger('breaker.failures', options.failures, DEFAULT_BREAKER_FAILURES)
+    this.window = positiveInteger('breaker.window', options.window, DEFAULT_BREAKER_WINDOW)
+    this.coolDown = positiveInteger('breaker.coolDown', options.coolDown, DEFAULT_BREAKER_COOL_DOWN)
   }
 
   /** Listens to state changes; returns a function that stops listening. */

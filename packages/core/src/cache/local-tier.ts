@@ -5,6 +5,7 @@
 // least-recently-used; moving the entry on every hit would halve the speed of a hit).
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
+import { positiveInteger } from '../stores/validate.js'
 
 /** Options of the in-process tier ({@link CacheOptions.local}). */
 export interface LocalOptions {
@@ -49,13 +50,6 @@ interface Slot extends LocalEntry {
   used: boolean
 }
 
-function positiveInteger(name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `local.${name} must be a positive integer, got ${String(value)}`)
-  }
-  return value
-}
 
 function deepFreeze(value: unknown): void {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return
@@ -85,9 +79,9 @@ export class LocalTier {
   /** @throws {StowageError} INVALID_ARGUMENT for a bad option. */
   constructor(options: LocalOptions) {
     if (typeof options !== 'object' || options === null) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'local must be true, false or an options object')
-    this.maxEntries = positiveInteger('maxEntries', options.maxEntries, DEFAULT_LOCAL_MAX_ENTRIES)
-    this.maxBytes = positiveInteger('maxBytes', options.maxBytes, DEFAULT_LOCAL_MAX_BYTES)
-    this.ttl = positiveInteger('ttl', options.ttl, DEFAULT_LOCAL_TTL)
+    this.maxEntries = positiveInteger('local.maxEntries', options.maxEntries, DEFAULT_LOCAL_MAX_ENTRIES)
+    this.maxBytes = positiveInteger('local.maxBytes', options.maxBytes, DEFAULT_LOCAL_MAX_BYTES)
+    this.ttl = positiveInteger('local.ttl', options.ttl, DEFAULT_LOCAL_TTL)
     if (options.freeze !== undefined && typeof options.freeze !== 'boolean') throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'local.freeze must be a boolean')
     this.freeze = options.freeze ?? false
   }

@@ -32,3 +32,15 @@ export function checkEntry(key: unknown, value: unknown, ttl: unknown): void {
   checkBytes(value)
   checkTtl(ttl)
 }
+
+/**
+ * `value`, a positive safe integer, or `fallback` when it is undefined (an option such as `local.maxEntries`).
+ * @throws {StowageError} INVALID_ARGUMENT naming `name`.
+ */
+export function positiveInteger(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `${name} must be a positive integer, got ${String(value)}`)
+  }
+  return value
+}
