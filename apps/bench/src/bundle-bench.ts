@@ -39,7 +39,7 @@ for (const valueLength of [40, 200]) {
   const bytes: number[] = []
   for (const layout of ['fields', 'bundles', 'values'] as const) {
     await client.flushall() // our own server (startRedisServer), never a shared one
-    const cache = createCache({ store: createRedisStore({ client }), namespace: 'w3' })
+    const cache = createCache({ store: createRedisStore({ client }), namespace: 'w3', local: false, breaker: false })
     const before = await usedMemory()
     for (const [i, obj] of objects.entries()) {
       if (layout === 'values') await cache.set(`o:${i}`, obj)

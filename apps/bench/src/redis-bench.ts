@@ -49,8 +49,9 @@ const msgpack = new Encoder()
 const keyv = createKeyv(url)
 // Every method writes the very same Redis key (`b:<key>`), so MEMORY USAGE compares values alone.
 const namespace = 'b'
-const cache = createCache({ store: createRedisStore({ client }), namespace })
-const uncompressed = createCache({ store: createRedisStore({ client }), namespace, codec: { compress: 'never' } })
+// Every pair goes through Redis: no in-process tier (it would answer the GET from memory) and no breaker.
+const cache = createCache({ store: createRedisStore({ client }), namespace, local: false, breaker: false })
+const uncompressed = createCache({ store: createRedisStore({ client }), namespace, codec: { compress: 'never' }, local: false, breaker: false })
 const asBuffer = (u8: Uint8Array) => Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength)
 
 const methods: Method[] = [

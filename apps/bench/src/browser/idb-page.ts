@@ -80,9 +80,11 @@ async function manyRow(name: string, values: readonly unknown[], samples: number
 window.runIdbBench = async (real) => {
   const kv = createStore('bench-kv', 'kv')
   const store = createIdbStore({ dbName: 'bench-stowage' })
-  const cache = createCache({ store, namespace: 'b' })
+  // What IndexedDB and the codec cost: no in-process tier (it would answer reads from memory,
+  // with no IndexedDB read and no decode) and no breaker in front of the store.
+  const cache = createCache({ store, namespace: 'b', local: false, breaker: false })
   // The same store without deflate: what compressing in JavaScript costs a browser.
-  const plain = createCache({ store, namespace: 'p', codec: { compress: 'never' } })
+  const plain = createCache({ store, namespace: 'p', codec: { compress: 'never' }, local: false, breaker: false })
   const codec = createCodec()
   // Long tasks while a ~10 MB value goes through the async path, measured first on a quiet page:
   // the first store (cold: code paths compiled, fflate's worker started) and a second one.
