@@ -92,7 +92,7 @@ for (const [workload, make] of workloads) {
   for (let round = 0; round < ROUNDS; round++) {
     for (let i = 0; i < methods.length; i++) {
       const method = methods[(i + round) % methods.length] as Method
-      const key = `${workload}:${Math.random().toString(36).slice(2, 10)}`
+      const key = `${workload}-${Math.random().toString(36).slice(2, 10)}` // no `:`: every method stores it under the same name
       await method.set(key, value)
       if (round === 0) {
         if (JSON.stringify(await method.get(key)) !== expected) throw new Error(`${method.name} did not return ${workload} intact`)
