@@ -185,13 +185,13 @@ What the misses above come from, as measured (figures of a given run vary; the c
   defined at the second), and deflate widens that. At level 3 Stowage matches msgpackr's bytes in
   the same time on this data, but level 3 costs 1.55× level 1's encode time on the text-heavy W2
   post, so the default stays at level 1.
-- **Decode, \`compress: 'never'\`, webhooks ≤ 1.2× JSON.parse.** Between 1.10× and 1.24× over the
-  last runs with the same decoder: at the edge of what this shared machine resolves.
+- **Decode, \`compress: 'never'\`, webhooks ≤ 1.2× JSON.parse.** Between 1.10× and 1.72× over the
+  last runs with the same decoder: this shared 2-core machine cannot resolve the target.
 - **Chromium: the \`fetchCached\` path and reads, W2 and webhooks.** The JSON path ends in the
   browser's native \`JSON.parse\` and the clone path in native structured-clone deserialization;
   Stowage reads bytes from IndexedDB (cheap) and decodes them in JavaScript, which on object-heavy
-  data costs 1.0–1.3× those native paths. On columns (emojibase, W1) Stowage reads faster than the
-  clone. Chromium's timer has 0.1 ms steps: a W2 read of 0.60 ms against 0.60 ms is a tie that
+  data costs 1.0–1.4× those native paths. On W1's columns Stowage reads far faster than the clone
+  (0.04–0.06×); the emojibase array goes either way between runs (0.69–1.50×). Chromium's timer has 0.1 ms steps: a W2 read of 0.60 ms against 0.60 ms is a tie that
   floating-point noise may count as missed.
 - **Issue 5, W2 stored ≤ 0.4× structured clone.** Browsers deflate from 256 KiB only (below that
   fflate is JavaScript and the native streams have about 1 ms of fixed latency, section "fflate and
@@ -199,9 +199,19 @@ What the misses above come from, as measured (figures of a given run vary; the c
   stores it at about 0.21× the clone.
 - **Issue 4, W2 through Redis: ops ≥ 0.6× and memory ≤ 0.35×.** No one level meets both. At level
   1 the value (about 8.4 kB) lands just above jemalloc's 8 KiB size class, so Redis allocates 10 KiB
-  (0.358×) while ops/s sit near the target (0.57–0.65× over runs); from level 4 it fits 8 KiB
+  (0.358×) while ops/s sit near the target (0.53–0.72× over runs); from level 4 it fits 8 KiB
   (0.287×) but the encode costs 1.7–4× (level 6: 0.24× the ops/s). Writes are paid on every
   request, so the default is level 1.
+- **W4, a peer both smaller and faster (in some runs).** msgpackr records writes the token in
+  121 B against Stowage's 126 B (an 8-byte envelope header: magic, version, flags, CRC-32), and the
+  times, about a microsecond each, trade places between runs (Stowage 1.5–1.9× JSON, msgpackr
+  1.1–1.7×). A trained dictionary takes Stowage to 0.47× plain MessagePack.
+- **Cache façades over Redis (issue 10): set against bentocache, and memory.** A set is one Redis
+  \`SET\` for both, and the round trip dominates: on the 1 kB object the two are within this
+  machine's noise (0.94–1.07× over runs); on W1-1000 Stowage's encode and deflate (to 125 B) win
+  1.6–1.8×, short of 2×. The 1 kB object is 0.88× the peers' Redis memory, not 0.7×: under 1 KiB
+  of payload Stowage does not deflate (\`compressThreshold\`, section "Compression policy"), so it
+  stores ~830 B of MessagePack; a trained dictionary would take it far lower, but is not a default.
 - **Hostile, 2^26 paths within maxDepth** (beyond the issue's list): the encoder walks items until
   the count passes \`maxItems\` (4 Mi by default), about a quarter of a second; a smaller
   \`maxItems\` refuses it sooner.
