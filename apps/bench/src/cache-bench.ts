@@ -156,7 +156,6 @@ for (const f of remote) await f.close().catch(() => {})
 await client.quit()
 
 // The breaker: Redis stopped; each getOrSet of a cold key against the loader alone (5 ms of work).
-const port = server.port
 const breakerStore = createRedisStore({ url: server.url, commandTimeout: 500 })
 const breakerCache = createStowage({ store: breakerStore, namespace: 'breaker', local: false })
 await server.stop()
@@ -179,7 +178,6 @@ for (let i = 0; i < 200; i++) {
 }
 result.breaker = { p99Ms: p99(withCache), loaderP99Ms: p99(alone) }
 await breakerStore.close()
-void port
 
 const [kbLabel, w1Label] = values.map(([label]) => label) as [string, string]
 const ops = (setup: string, label: string, op: string) => result.ops[setup]?.[label]?.[op] as Record<string, number>

@@ -137,11 +137,7 @@ class IdbStoreImpl implements IdbStore {
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
-    checkKey(key)
-    const backend = await this.ready()
-    if (backend.kind === 'memory') return backend.store.get(key)
-    const row = (await this.run('get', () => backend.db.get(this.storeName, key))) as Row | undefined
-    return this.live(row)
+    return (await this.getWithTtl(key))?.value
   }
 
   async getWithTtl(key: string): Promise<{ value: Uint8Array; ttl: number | undefined } | undefined> {

@@ -77,7 +77,7 @@ export class CircuitBreaker {
 
   private async call<T>(work: () => Promise<T>): Promise<T> {
     if (this.state === 'open') {
-      if (Date.now() - this.openedAt < this.coolDown || this.probing) throw this.refusal()
+      if (Date.now() - this.openedAt < this.coolDown) throw this.refusal()
       this.move('half-open', undefined)
     } else if (this.state === 'half-open' && this.probing) {
       throw this.refusal()

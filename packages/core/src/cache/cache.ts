@@ -412,13 +412,8 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     if (event === 'breaker') {
       const { breaker } = this.shared
       if (breaker === undefined) return () => {}
-      return breaker.on(({ state, error }) => {
-        try {
-          ;(listener as (e: CacheEvents['breaker']) => void)({ state, error: error === undefined ? undefined : storeError('breaker', error) })
-        } catch {
-          // Listener errors are ignored, as for every other event.
-        }
-      })
+      // The breaker ignores listener errors, as the observer does for every other event.
+      return breaker.on(({ state, error }) => (listener as (e: CacheEvents['breaker']) => void)({ state, error: error === undefined ? undefined : storeError('breaker', error) }))
     }
     return this.observer.on(event, listener)
   }
@@ -426,7 +421,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
   async close(): Promise<void> {
     this.shared.unsubscribe?.()
     this.shared.unsubscribe = undefined
-    if (this.shared.ownsStore) await this.shared.store.close?.()
+    if (this.shared.ownsStore) await this.shared.given.close?.()
   }
 
   // Runs the loader once for every caller of `key` (see SingleFlight) and stores what it gives.
@@ -640,7 +635,8 @@ function isRemote(store: Store | undefined): boolean {
 function localTier(option: CacheOptions['local'], store: Store | undefined): LocalTier | undefined {
   if (option === false || (option === undefined && !isRemote(store))) return undefined
   if (option === true || option === undefined) return new LocalTier({})
-  if (typeof option !== 'object' || option === null || typeof (option as Partial<Store>).get === 'function') {
+  // LocalTier refuses anything but an options object; a Store (what `local` once took) gets its own word.
+  if (typeof (option as Partial<Store> | null)?.get === 'function') {
     throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'local is true, false or { maxEntries, maxBytes, ttl, freeze }: the local tier keeps decoded values itself, not in a Store')
   }
   return new LocalTier(option)

@@ -142,9 +142,4 @@ export class LocalTier {
   clear(prefix: string): void {
     for (const key of [...this.slots.keys()]) if (key.startsWith(prefix)) this.delete(key)
   }
-
-  /** How many entries and envelope bytes the tier holds now. */
-  get size(): { entries: number; bytes: number } {
-    return { entries: this.slots.size, bytes: this.bytes }
-  }
 }
