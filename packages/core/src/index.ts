@@ -15,6 +15,7 @@ export {
   type CacheSchema,
   type CacheSetOptions,
   type CacheStats,
+  type CacheTier,
   type CacheValue,
   type GetOrSetOptions,
   type MissReason,
@@ -58,6 +59,7 @@ export {
 export type { CompressionLevel } from './codec/platform/platform.js'
 export { DEFAULT_DICTIONARY_SIZE, type TrainOptions } from './codec/train-dictionary.js'
 export { StowageErrorCode } from './errors/error-codes.js'
+export { Emitter } from './events/emitter.js'
 export { StowageError, type StowageErrorOptions } from './errors/stowage-error.js'
 export {
   createMemoryStore,

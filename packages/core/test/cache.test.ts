@@ -556,6 +556,22 @@ describe('Cache: stats and events', () => {
     await cache.get('k')
     expect(seen).toStrictEqual(['miss k absent', 'load k', 'hit e k false'])
   })
+
+  it('says which tier a hit came from, the payload size of a set, and loads that failed', async () => {
+    const cache = createCache({ store: createMemoryStore(), local: true })
+    const seen: unknown[] = []
+    cache.on('hit', (e) => seen.push(['hit', e.tier]))
+    cache.on('set', (e) => seen.push(['set', e.bytes > 0, e.payloadBytes]))
+    cache.on('load', (e) => seen.push(['load', e.error === undefined ? 'ok' : (e.error as Error).message]))
+    await cache.set('k', 'abc')
+    await cache.get('k')
+    const other = createCache({ store: cache.store, local: false })
+    other.on('hit', (e) => seen.push(['other hit', e.tier]))
+    await other.get('k')
+    await expect(cache.getOrSet('bad', () => Promise.reject(new Error('no')))).rejects.toThrow('no')
+    // 'abc' is a fixstr: one header byte and three of text.
+    expect(seen).toStrictEqual([['set', true, 4], ['hit', 'local'], ['other hit', 'store'], ['load', 'no']])
+  })
 })
 
 describe('Cache: bundles', () => {

@@ -1,4 +1,4 @@
-import { checkStoreEntry as checkEntry, checkStoreKey as checkKey, createMemoryStore, StowageError, StowageErrorCode, type MemoryStore, type Store, type StoreEntry, type StoreSetOptions } from '@stowage/core'
+import { checkStoreEntry as checkEntry, checkStoreKey as checkKey, createMemoryStore, Emitter, StowageError, StowageErrorCode, type MemoryStore, type Store, type StoreEntry, type StoreSetOptions } from '@stowage/core'
 import { openDB, type IDBPDatabase, type IDBPTransaction } from 'idb'
 
 /** Options of {@link createIdbStore}. Every field is optional. */
@@ -106,7 +106,7 @@ class IdbStoreImpl implements IdbStore {
   private opening: Promise<Backend> | undefined
   private current: Backend | undefined
   private closed = false
-  private readonly listeners = new Map<keyof IdbStoreEvents, Set<(event: never) => void>>()
+  private readonly events = new Emitter<IdbStoreEvents>()
   private readonly touched = new Map<string, number>()
   private touchTimer: ReturnType<typeof setTimeout> | undefined
   private sweepTimer: ReturnType<typeof setInterval> | undefined
@@ -128,12 +128,7 @@ class IdbStoreImpl implements IdbStore {
   }
 
   on<E extends keyof IdbStoreEvents>(event: E, listener: (event: IdbStoreEvents[E]) => void): () => void {
-    let set = this.listeners.get(event)
-    if (set === undefined) this.listeners.set(event, (set = new Set()))
-    set.add(listener as (event: never) => void)
-    return () => {
-      set.delete(listener as (event: never) => void)
-    }
+    return this.events.on(event, listener)
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
@@ -308,13 +303,7 @@ class IdbStoreImpl implements IdbStore {
   }
 
   private emit<E extends keyof IdbStoreEvents>(event: E, payload: IdbStoreEvents[E]): void {
-    for (const listener of this.listeners.get(event) ?? []) {
-      try {
-        ;(listener as (event: IdbStoreEvents[E]) => void)(payload)
-      } catch {
-        // listeners never break the store
-      }
-    }
+    this.events.emit(event, payload)
   }
 
   private ready(): Promise<Backend> {

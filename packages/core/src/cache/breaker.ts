@@ -5,6 +5,7 @@
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
 import { positiveInteger } from '../stores/validate.js'
+import { Emitter } from '../events/emitter.js'
 import type { Store } from '../stores/store.js'
 
 /** Options of the circuit breaker ({@link CacheOptions.breaker}). */
@@ -42,7 +43,7 @@ export class CircuitBreaker {
   private openedAt = 0
   private lastError: unknown
   private probing = false
-  private readonly listeners = new Set<(event: { state: BreakerState; error: unknown }) => void>()
+  private readonly events = new Emitter<{ state: { state: BreakerState; error: unknown } }>()
   private readonly failures: number
   private readonly window: number
   private readonly coolDown: number
@@ -57,10 +58,7 @@ export class CircuitBreaker {
 
   /** Listens to state changes; returns a function that stops listening. */
   on(listener: (event: { state: BreakerState; error: unknown }) => void): () => void {
-    this.listeners.add(listener)
-    return () => {
-      this.listeners.delete(listener)
-    }
+    return this.events.on('state', listener)
   }
 
   /** `store` with every backend call going through the breaker; the same abilities, the same name. */
@@ -114,13 +112,7 @@ export class CircuitBreaker {
   private move(state: BreakerState, error: unknown): void {
     if (state === this.state && state !== 'open') return
     this.state = state
-    for (const listener of this.listeners) {
-      try {
-        listener({ state, error })
-      } catch {
-        // A listener's error must never change what the store call gives.
-      }
-    }
+    this.events.emit('state', { state, error })
   }
 
   private refusal(): StowageError {

@@ -1,14 +1,14 @@
 import type { CacheEvents, CacheStats } from './cache-types.js'
+import { Emitter } from '../events/emitter.js'
 
-type Listener<E extends keyof CacheEvents> = (event: CacheEvents[E]) => void
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 
 /** The counters and listeners of one cache namespace. */
-export class CacheObserver {
-  private readonly listeners = new Map<keyof CacheEvents, Set<(event: never) => void>>()
+export class CacheObserver extends Emitter<CacheEvents> {
   readonly counters: Mutable<CacheStats>
 
   constructor(measureJson: boolean) {
+    super()
     this.counters = {
       hits: 0,
       staleHits: 0,
@@ -20,27 +20,6 @@ export class CacheObserver {
       bytesStored: 0,
       bytesMsgpack: 0,
       bytesJson: measureJson ? 0 : undefined,
-    }
-  }
-
-  on<E extends keyof CacheEvents>(event: E, listener: Listener<E>): () => void {
-    let set = this.listeners.get(event)
-    if (set === undefined) this.listeners.set(event, (set = new Set()))
-    set.add(listener)
-    return () => {
-      set.delete(listener)
-    }
-  }
-
-  emit<E extends keyof CacheEvents>(event: E, payload: CacheEvents[E]): void {
-    const set = this.listeners.get(event) as Set<Listener<E>> | undefined
-    if (set === undefined) return
-    for (const listener of set) {
-      try {
-        listener(payload)
-      } catch {
-        // An observer must never break the cache it observes: listener errors are dropped.
-      }
     }
   }
 

@@ -190,13 +190,19 @@ export interface Bundle<V = unknown> {
  */
 export type MissReason = 'absent' | 'corrupt' | 'unsupported' | 'too-large' | 'older-version' | 'newer-version' | 'invalid' | 'store-error'
 
+/** Where a hit was found: the in-process tier of decoded values, or the store. */
+export type CacheTier = 'local' | 'store'
+
 /** The events of a cache and what their listeners receive. */
 export interface CacheEvents {
-  hit: { readonly namespace: string; readonly key: string; readonly stale: boolean }
+  /** A read found a value: in the in-process tier (`'local'`) or in the store (`'store'`). */
+  hit: { readonly namespace: string; readonly key: string; readonly stale: boolean; readonly tier: CacheTier }
   miss: { readonly namespace: string; readonly key: string; readonly reason: MissReason }
-  set: { readonly namespace: string; readonly key: string; readonly bytes: number }
+  /** A value was stored: `bytes` as stored (the envelope), `payloadBytes` as uncompressed MessagePack. */
+  set: { readonly namespace: string; readonly key: string; readonly bytes: number; readonly payloadBytes: number }
   delete: { readonly namespace: string; readonly key: string }
-  load: { readonly namespace: string; readonly key: string; readonly ms: number }
+  /** A `getOrSet` loader ended, after `ms`; `error` is what it threw, `undefined` when it gave a value. */
+  load: { readonly namespace: string; readonly key: string; readonly ms: number; readonly error: unknown }
   error: { readonly namespace: string; readonly key: string | undefined; readonly operation: CacheOperation; readonly error: StowageError }
   /** The store's circuit breaker changed state; `error` is the failure that opened it. */
   breaker: { readonly state: BreakerState; readonly error: StowageError | undefined }

@@ -9,6 +9,7 @@ import {
   type CacheSchema,
   type CacheSetOptions,
   type CacheStats,
+  type CacheTier,
   type CacheValue,
   type GetOrSetOptions,
   type MissReason,
@@ -439,8 +440,14 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
       try {
         const started = Date.now()
         this.observer.counters.loads++
-        const value = await loader()
-        this.observer.emit('load', { namespace: this.namespace, key, ms: Date.now() - started })
+        let value: unknown
+        try {
+          value = await loader()
+        } catch (e) {
+          this.observer.emit('load', { namespace: this.namespace, key, ms: Date.now() - started, error: e })
+          throw e
+        }
+        this.observer.emit('load', { namespace: this.namespace, key, ms: Date.now() - started, error: undefined })
         await this.write(key, value, settings, 'getOrSet', true)
         return value
       } finally {
@@ -457,7 +464,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     const full = storeKey(this.prefix, key)
     const near = this.shared.local?.get(full)
     if (near !== undefined) {
-      if (count) this.hit(key, near.freshUntil)
+      if (count) this.hit(key, near.freshUntil, 'local')
       return near
     }
     return this.readStore(key, full, operation, count)
@@ -484,11 +491,11 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     return entry
   }
 
-  private hit(key: string, freshUntil: number | undefined): void {
+  private hit(key: string, freshUntil: number | undefined, tier: CacheTier): void {
     const stale = freshUntil !== undefined && freshUntil <= Date.now()
     if (stale) this.observer.counters.staleHits++
     else this.observer.counters.hits++
-    this.observer.emit('hit', { namespace: this.namespace, key, stale })
+    this.observer.emit('hit', { namespace: this.namespace, key, stale, tier })
   }
 
   // After the store took a change: mirror it in the local tier and tell the other processes.
@@ -568,7 +575,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
       }
       value = checked.value
     }
-    if (count) this.hit(key, decoded.freshUntil)
+    if (count) this.hit(key, decoded.freshUntil, 'store')
     return { value, freshUntil: decoded.freshUntil }
   }
 
@@ -610,7 +617,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
         // BigInt, cycles: no JSON equivalent to count.
       }
     }
-    this.observer.emit('set', { namespace: this.namespace, key, bytes: bytes.length })
+    this.observer.emit('set', { namespace: this.namespace, key, bytes: bytes.length, payloadBytes: payloadLength })
   }
 
   private writeFailed(operation: CacheOperation, key: string | undefined, e: unknown, reportOnly: boolean): void {
