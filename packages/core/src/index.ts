@@ -58,6 +58,7 @@ export {
 } from './codec/options.js'
 export type { CompressionLevel } from './codec/platform/platform.js'
 export { DEFAULT_DICTIONARY_SIZE, type TrainOptions } from './codec/train-dictionary.js'
+export { MAX_TAG_BYTES, MAX_TAGS } from './codec/tag-stamp.js'
 export { StowageErrorCode } from './errors/error-codes.js'
 export { Emitter } from './events/emitter.js'
 export { StowageError, type StowageErrorOptions } from './errors/stowage-error.js'

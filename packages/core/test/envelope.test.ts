@@ -14,6 +14,7 @@ describe('envelope', () => {
       dictionaryId: undefined,
       schemaVersion: undefined,
       freshUntil: undefined,
+      tags: undefined,
       payloadLength: small.length - 8,
       byteLength: small.length,
     })
@@ -87,9 +88,9 @@ describe('envelope', () => {
     for (const value of [{ a: 1 }, text]) {
       const bytes = codec.encode(value, { freshUntil, schemaVersion: 5 })
       expect(inspect(bytes)).toMatchObject({ freshUntil, schemaVersion: 5 })
-      expect(codec.decodeEnvelope(bytes)).toStrictEqual({ value, schemaVersion: 5, freshUntil })
+      expect(codec.decodeEnvelope(bytes)).toStrictEqual({ value, schemaVersion: 5, freshUntil, tags: undefined })
     }
-    expect(codec.decodeEnvelope(codec.encode(1))).toStrictEqual({ value: 1, schemaVersion: 2, freshUntil: undefined })
+    expect(codec.decodeEnvelope(codec.encode(1))).toStrictEqual({ value: 1, schemaVersion: 2, freshUntil: undefined, tags: undefined })
     for (const meta of [{ freshUntil: -1 }, { freshUntil: 1.5 }, { freshUntil: 9e15 }, { schemaVersion: -1 }]) {
       expect((caught(() => codec.encode(1, meta)) as StowageError).code).toBe(StowageErrorCode.INVALID_ARGUMENT)
     }

@@ -17,7 +17,8 @@ export const goldenVectors: Record<string, string> = {
   "shape at first sight": "c102000036fc851b99c7194d98a26131a26132a26133a26134a26135a26136a26137a261380102030405060708",
   "shape with a __proto__ key": "c1020000025f827284a16e00a17894c7114d93a95f5f70726f746f5f5fa3616263a164010203a17994d44e00040506a17a94d44e00070809",
   "schema version 9, fresh until 1767225600123": "c1020003000000090000019b76daa87ba025a62d81a17609",
-  "schema version 3": "c102000100000003d550ec8181a17603"
+  "schema version 3": "c102000100000003d550ec8181a17603",
+  "tags a:1, é:4294967295": "c10200040201610000000102c3a9ffffffff23f35ba381a17601"
 }
 
 /** 'abc' × 100 with compress: 'always' (fflate, level 1): decoders must keep reading it. */

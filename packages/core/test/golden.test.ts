@@ -28,6 +28,13 @@ describe(`golden vectors (format version ${FORMAT_VERSION})`, () => {
     expect(inspect(fromHex(pinned))).toMatchObject({ schemaVersion: 9, freshUntil: 1767225600123 })
   })
 
+  it('tag stamp: pinned bytes', () => {
+    const pinned = goldenVectors['tags a:1, é:4294967295'] as string
+    const tags = new Map([['a', 1], ['é', 0xffffffff]])
+    expect(hex(createCodec({ compress: 'never' }).encode({ v: 1 }, { tags }))).toBe(pinned)
+    expect(inspect(fromHex(pinned)).tags).toStrictEqual(tags)
+  })
+
   it('a pinned compressed envelope still decodes', () => {
     const bytes = fromHex(goldenCompressed)
     expect(inspect(bytes)).toMatchObject({ formatVersion: FORMAT_VERSION, compression: 'deflate-raw', payloadLength: 303 })

@@ -110,7 +110,7 @@ describe('Node (zlib) and portable (fflate) builds', () => {
 
 // FORMAT.md promises that a plain MessagePack library plus a few lines decodes Stowage payloads.
 // Those lines are taken from FORMAT.md itself and run here, so the page cannot drift from the code.
-function referenceDecoder(): (envelope: Uint8Array, dictionaries?: Map<number, Uint8Array>) => { value: unknown; schemaVersion?: number; freshUntil?: number } {
+function referenceDecoder(): (envelope: Uint8Array, dictionaries?: Map<number, Uint8Array>) => { value: unknown; schemaVersion?: number; freshUntil?: number; tags?: Map<string, number> } {
   const page = readFileSync(fileURLToPath(new URL('../../../FORMAT.md', import.meta.url)), 'utf8')
   const block = /```js reference-decoder\n([\s\S]*?)```/.exec(page)?.[1]
   if (block === undefined) throw new Error('FORMAT.md has no reference-decoder block')
@@ -145,7 +145,7 @@ describe('FORMAT.md reference decoder (@msgpack/msgpack + the lines on the page)
   it('decodes what both platforms write to the same value, with the CRC and metadata checked', () => {
     for (const api of [node, portable]) {
       for (const [i, value] of samples.entries()) {
-        const meta = { schemaVersion: 7, freshUntil: 1767225600123 + i }
+        const meta = { schemaVersion: 7, freshUntil: 1767225600123 + i, tags: i % 2 === 0 ? undefined : new Map([['user:1', i], ['🏷', 0xffffffff - i]]) }
         const bytes = api.createCodec().encode(value, meta)
         const decoded = reference(bytes)
         expect(sameValue(decoded.value, api.decode(bytes)), `sample ${i}`).toBeUndefined()

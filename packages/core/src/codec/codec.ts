@@ -6,7 +6,8 @@ import { StowageError } from '../errors/stowage-error.js'
 import { crc32 as jsCrc32, crc32Range } from './crc32.js'
 import { Decoder } from './decoder.js'
 import { DepthExceeded, Encoder, Refused } from './encoder.js'
-import { checkCrc, checkSizes, MAX_TIME, readHeader, sealDeflated, sealPayload, type Crc32, type EnvelopeMeta, type Header } from './envelope.js'
+import { checkCrc, checkSizes, MAX_TIME, readHeader, sealDeflated, sealPayload, type Crc32, type EnvelopeMeta, type Header, type SealMeta } from './envelope.js'
+import { encodeTagStamp } from './tag-stamp.js'
 import { hasCycle, pathTo } from './find-path.js'
 import { CRC_SIZE, MAX_HEADER_SIZE } from './format.js'
 import type { CompressionLevel, InflateFailure, Platform } from './platform/platform.js'
@@ -52,7 +53,7 @@ export interface Codec {
   /**
    * Decodes an envelope and returns its metadata with the value.
    * @param bytes - an envelope produced by any Stowage codec.
-   * @returns `{ value, schemaVersion, freshUntil }`.
+   * @returns `{ value, schemaVersion, freshUntil, tags }`.
    * @throws {StowageError} as {@link Codec.decode}.
    */
   decodeEnvelope<T = unknown>(bytes: Uint8Array): DecodedEnvelope<T>
@@ -81,6 +82,7 @@ export interface DecodedEnvelope<T> {
   readonly value: T
   readonly schemaVersion: number | undefined
   readonly freshUntil: number | undefined
+  readonly tags: ReadonlyMap<string, number> | undefined
 }
 
 interface Dictionary {
@@ -116,7 +118,7 @@ class StowageCodec implements Codec {
   readonly options: Codec['options']
   private readonly encoder: Encoder
   private readonly decoder: Decoder
-  private readonly defaultMeta: EnvelopeMeta
+  private readonly defaultMeta: SealMeta
   private readonly crc32: Crc32
   private readonly dictionaries: readonly Dictionary[]
 
@@ -170,7 +172,7 @@ class StowageCodec implements Codec {
   }
 
   // Deflates when the policy says so and it pays, then seals; the payload is buf[start..end).
-  private seal(buf: Uint8Array, start: number, end: number, meta: EnvelopeMeta): EncodedEnvelope {
+  private seal(buf: Uint8Array, start: number, end: number, meta: SealMeta): EncodedEnvelope {
     const payload = buf.subarray(start, end)
     if (this.wantsDeflate(payload.length)) {
       const dictionary = this.dictionaries[0]
@@ -238,17 +240,17 @@ class StowageCodec implements Codec {
     return start
   }
 
-  private meta(meta: EnvelopeMeta | undefined): EnvelopeMeta {
+  private meta(meta: EnvelopeMeta | undefined): SealMeta {
     if (meta === undefined) return this.defaultMeta
     const schemaVersion = meta.schemaVersion ?? this.settings.schemaVersion
-    const { freshUntil } = meta
+    const { freshUntil, tags } = meta
     if (schemaVersion !== undefined && !(Number.isInteger(schemaVersion) && schemaVersion >= 0 && schemaVersion <= 0xffffffff)) {
       throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `schemaVersion must be an integer from 0 to ${0xffffffff}`)
     }
     if (freshUntil !== undefined && !(Number.isInteger(freshUntil) && freshUntil >= 0 && freshUntil <= MAX_TIME)) {
       throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'freshUntil must be a time in whole milliseconds since the epoch')
     }
-    return { schemaVersion, freshUntil }
+    return { schemaVersion, freshUntil, stamp: tags === undefined ? undefined : encodeTagStamp(tags) }
   }
 
   // Runs `use` on the MessagePack payload while it sits in an encoder's reused buffer, with room
@@ -303,7 +305,7 @@ class StowageCodec implements Codec {
   // Decodes the payload, `data[start..]`; a version-1 envelope's CRC covers the inflated payload, so it is checked here.
   private read<T>(bytes: Uint8Array, header: Header, data: Uint8Array, start: number): DecodedEnvelope<T> {
     if (header.formatVersion === 1 && header.compression !== 'none') checkCrc(bytes, header, data, start, data.length, this.crc32)
-    return this.decoding(() => ({ value: this.decoder.decode(data, start) as T, schemaVersion: header.schemaVersion, freshUntil: header.freshUntil }))
+    return this.decoding(() => ({ value: this.decoder.decode(data, start) as T, schemaVersion: header.schemaVersion, freshUntil: header.freshUntil, tags: header.tags }))
   }
 
   // Turns what a user extension's decode may throw, or a stack overflow, into typed errors.

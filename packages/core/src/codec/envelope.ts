@@ -10,12 +10,14 @@ import {
   FIXED_HEADER_SIZE,
   FLAG_FRESH_UNTIL,
   FLAG_SCHEMA_VERSION,
+  FLAG_TAGS,
   FORMAT_VERSION,
   KNOWN_FLAGS,
   MAGIC,
   OLDEST_FORMAT_VERSION,
 } from './format.js'
 import { take } from './pool.js'
+import { readTagStamp } from './tag-stamp.js'
 
 /** Metadata an envelope may carry beside its value. */
 export interface EnvelopeMeta {
@@ -23,6 +25,19 @@ export interface EnvelopeMeta {
   readonly schemaVersion?: number
   /** Until when the value is fresh, in ms since the epoch (stale-while-revalidate). Defaults to none. */
   readonly freshUntil?: number
+  /**
+   * Tags of the value, each with the uint32 generation the tag had when it was written (the
+   * Cache's `deleteByTag` moves a tag to a new generation): 1 to 255 tags of 1 to 255 UTF-8
+   * bytes. Defaults to none.
+   */
+  readonly tags?: ReadonlyMap<string, number>
+}
+
+/** Metadata settled for sealing: the tags already encoded as their header field. */
+export interface SealMeta {
+  readonly schemaVersion?: number
+  readonly freshUntil?: number
+  readonly stamp?: Uint8Array
 }
 
 /** How an envelope's payload is stored. */
@@ -40,6 +55,8 @@ export interface EnvelopeInfo {
   readonly schemaVersion: number | undefined
   /** The fresh-until time written by the encoder, if any (ms since the epoch). */
   readonly freshUntil: number | undefined
+  /** The tags and their generations written by the encoder, if any. */
+  readonly tags: ReadonlyMap<string, number> | undefined
   /** Size of the MessagePack payload once inflated. */
   readonly payloadLength: number
   /** Size of the whole envelope, header included. */
@@ -74,23 +91,24 @@ function readUint32(bytes: Uint8Array, at: number): number {
 }
 
 /** Header length, CRC excluded, for the given choices. */
-export function headerLength(compression: number, meta: EnvelopeMeta): number {
+export function headerLength(compression: number, meta: SealMeta): number {
   return (
     FIXED_HEADER_SIZE +
     (meta.schemaVersion === undefined ? 0 : 4) +
     (meta.freshUntil === undefined ? 0 : 8) +
+    (meta.stamp === undefined ? 0 : meta.stamp.length) +
     (compression === CompressionId.DEFLATE_RAW_DICTIONARY ? 4 : 0) +
     (compression === CompressionId.NONE ? 0 : 4)
   )
 }
 
 // Writes the header (CRC excluded) at `at`; returns its end.
-function writeHeader(out: Uint8Array, at: number, compression: number, payloadLength: number, dictionaryId: number, meta: EnvelopeMeta): number {
-  const { schemaVersion, freshUntil } = meta
+function writeHeader(out: Uint8Array, at: number, compression: number, payloadLength: number, dictionaryId: number, meta: SealMeta): number {
+  const { schemaVersion, freshUntil, stamp } = meta
   out[at] = MAGIC
   out[at + 1] = FORMAT_VERSION
   out[at + 2] = compression
-  out[at + 3] = (schemaVersion === undefined ? 0 : FLAG_SCHEMA_VERSION) | (freshUntil === undefined ? 0 : FLAG_FRESH_UNTIL)
+  out[at + 3] = (schemaVersion === undefined ? 0 : FLAG_SCHEMA_VERSION) | (freshUntil === undefined ? 0 : FLAG_FRESH_UNTIL) | (stamp === undefined ? 0 : FLAG_TAGS)
   let p = at + FIXED_HEADER_SIZE
   if (schemaVersion !== undefined) {
     writeUint32(out, p, schemaVersion)
@@ -100,6 +118,10 @@ function writeHeader(out: Uint8Array, at: number, compression: number, payloadLe
     writeUint32(out, p, Math.floor(freshUntil / TWO_32))
     writeUint32(out, p + 4, freshUntil >>> 0)
     p += 8
+  }
+  if (stamp !== undefined) {
+    out.set(stamp, p)
+    p += stamp.length
   }
   if (compression === CompressionId.DEFLATE_RAW_DICTIONARY) {
     writeUint32(out, p, dictionaryId)
@@ -113,13 +135,21 @@ function writeHeader(out: Uint8Array, at: number, compression: number, payloadLe
 }
 
 /**
- * Seals an uncompressed payload that sits at `buf[start..end)` with at least a header's room
- * before it: the header and CRC are written in front of it and the whole is copied out once.
+ * Seals an uncompressed payload that sits at `buf[start..end)`, usually with a header's room
+ * before it: the header and CRC are written in front of it and the whole is copied out once. A
+ * header longer than that room (a long tag stamp) is written into the copy instead.
  * @returns a new, exact-length envelope (a view into a shared slab when small: see pool.ts).
  */
-export function sealPayload(buf: Uint8Array, start: number, end: number, meta: EnvelopeMeta, crc32: Crc32): Uint8Array {
+export function sealPayload(buf: Uint8Array, start: number, end: number, meta: SealMeta, crc32: Crc32): Uint8Array {
   const length = headerLength(CompressionId.NONE, meta)
   const at = start - length - CRC_SIZE
+  if (at < 0) {
+    const out = take(length + CRC_SIZE + end - start)
+    writeHeader(out, 0, CompressionId.NONE, 0, 0, meta)
+    writeUint32(out, length, crc32(buf, start, end, crc32(out, 0, length)))
+    out.set(buf.subarray(start, end), length + CRC_SIZE)
+    return out
+  }
   writeHeader(buf, at, CompressionId.NONE, 0, 0, meta)
   writeUint32(buf, start - CRC_SIZE, crc32(buf, start, end, crc32(buf, at, at + length)))
   const out = take(end - at)
@@ -131,7 +161,7 @@ export function sealPayload(buf: Uint8Array, start: number, end: number, meta: E
  * Seals a deflated payload of `payloadLength` bytes; the CRC covers the header and `deflated`.
  * @returns a new, exact-length envelope (a view into a shared slab when small: see pool.ts).
  */
-export function sealDeflated(payloadLength: number, deflated: Uint8Array, dictionaryId: number | undefined, meta: EnvelopeMeta, crc32: Crc32): Uint8Array {
+export function sealDeflated(payloadLength: number, deflated: Uint8Array, dictionaryId: number | undefined, meta: SealMeta, crc32: Crc32): Uint8Array {
   const compression = dictionaryId === undefined ? CompressionId.DEFLATE_RAW : CompressionId.DEFLATE_RAW_DICTIONARY
   const length = headerLength(compression, meta)
   const out = take(length + CRC_SIZE + deflated.length)
@@ -158,28 +188,33 @@ export function readHeader(bytes: Uint8Array): Header {
   }
   const known = formatVersion === 1 ? CompressionId.DEFLATE_RAW : CompressionId.DEFLATE_RAW_DICTIONARY
   if (compressionId > known) throw new StowageError(StowageErrorCode.UNSUPPORTED_VERSION, `compression id ${compressionId} is not supported`)
-  if ((flags & ~KNOWN_FLAGS) !== 0) throw new StowageError(StowageErrorCode.UNSUPPORTED_VERSION, `envelope flags 0x${flags.toString(16)} are not supported`)
+  // Tags came with format version 2.
+  if ((flags & ~(formatVersion === 1 ? KNOWN_FLAGS & ~FLAG_TAGS : KNOWN_FLAGS)) !== 0) throw new StowageError(StowageErrorCode.UNSUPPORTED_VERSION, `envelope flags 0x${flags.toString(16)} are not supported`)
   const hasSchema = (flags & FLAG_SCHEMA_VERSION) !== 0
   const hasFresh = (flags & FLAG_FRESH_UNTIL) !== 0
-  const length =
-    FIXED_HEADER_SIZE +
-    (hasSchema ? 4 : 0) +
-    (hasFresh ? 8 : 0) +
-    (compressionId === CompressionId.DEFLATE_RAW_DICTIONARY ? 4 : 0) +
-    (compressionId === CompressionId.NONE ? 0 : 4)
-  if (bytes.length < length + CRC_SIZE) throw truncated('the envelope ends inside its header')
+  const short = () => truncated('the envelope ends inside its header')
   let p = FIXED_HEADER_SIZE
   let schemaVersion: number | undefined
   if (hasSchema) {
+    if (bytes.length < p + 4) throw short()
     schemaVersion = readUint32(bytes, p)
     p += 4
   }
   let freshUntil: number | undefined
   if (hasFresh) {
+    if (bytes.length < p + 8) throw short()
     freshUntil = readUint32(bytes, p) * TWO_32 + readUint32(bytes, p + 4)
     if (freshUntil > MAX_TIME) throw corrupt('the fresh-until time is out of range')
     p += 8
   }
+  let tags: ReadonlyMap<string, number> | undefined
+  if ((flags & FLAG_TAGS) !== 0) {
+    const stamp = readTagStamp(bytes, p, bytes.length)
+    tags = stamp.tags
+    p = stamp.end
+  }
+  const length = p + (compressionId === CompressionId.DEFLATE_RAW_DICTIONARY ? 4 : 0) + (compressionId === CompressionId.NONE ? 0 : 4)
+  if (bytes.length < length + CRC_SIZE) throw short()
   let dictionaryId: number | undefined
   if (compressionId === CompressionId.DEFLATE_RAW_DICTIONARY) {
     dictionaryId = readUint32(bytes, p)
@@ -192,6 +227,7 @@ export function readHeader(bytes: Uint8Array): Header {
     dictionaryId,
     schemaVersion,
     freshUntil,
+    tags,
     payloadLength,
     byteLength: bytes.length,
     headerLength: length,
@@ -230,10 +266,10 @@ export function checkCrc(bytes: Uint8Array, header: Header, data: Uint8Array, st
  * Reads what an envelope's header says without decoding or checking its payload.
  *
  * @param bytes - an envelope produced by `encode`.
- * @returns format version, compression, dictionary id, schema version, fresh-until time and sizes.
+ * @returns format version, compression, dictionary id, schema version, fresh-until time, tags and sizes.
  * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CORRUPT, INVALID_ARGUMENT.
  */
 export function inspect(bytes: Uint8Array): EnvelopeInfo {
-  const { formatVersion, compression, dictionaryId, schemaVersion, freshUntil, payloadLength, byteLength } = readHeader(bytes)
-  return { formatVersion, compression, dictionaryId, schemaVersion, freshUntil, payloadLength, byteLength }
+  const { formatVersion, compression, dictionaryId, schemaVersion, freshUntil, tags, payloadLength, byteLength } = readHeader(bytes)
+  return { formatVersion, compression, dictionaryId, schemaVersion, freshUntil, tags, payloadLength, byteLength }
 }

@@ -7,10 +7,11 @@
  *   0       1     MAGIC 0xC1 (the one byte MessagePack never uses)
  *   1       1     FORMAT_VERSION (2; readers also accept 1)
  *   2       1     compression id: 0 none, 1 raw deflate (RFC 1951), 2 raw deflate with a preset dictionary
- *   3       1     flags: bit 0 = a schema version follows, bit 1 = a fresh-until time follows;
- *                 bits 2-7 reserved, must be 0
+ *   3       1     flags: bit 0 = a schema version follows, bit 1 = a fresh-until time follows,
+ *                 bit 2 = a tag stamp follows; bits 3-7 reserved, must be 0
  *   4       4     schema version, uint32              (only when flag bit 0 is set)
  *   +       8     fresh until, uint64 ms since epoch  (only when flag bit 1 is set)
+ *   +       …     tag stamp (tag-stamp.ts)            (only when flag bit 2 is set)
  *   +       4     dictionary id, uint32               (only when compression = 2)
  *   +       4     uncompressed payload length, uint32 (only when compression != 0)
  *   +       4     CRC-32 (zlib's) of every header byte before it, then of the uncompressed payload
@@ -39,14 +40,20 @@ export const CompressionId = {
 export const FLAG_SCHEMA_VERSION = 0x01
 /** Flag bit: a uint64 "fresh until" time (ms since the epoch) follows; used for stale-while-revalidate. */
 export const FLAG_FRESH_UNTIL = 0x02
+/** Flag bit: a tag stamp follows (the value's tags and their generations; see tag-stamp.ts). */
+export const FLAG_TAGS = 0x04
 /** Flag bits this version understands; any other set bit is refused. */
-export const KNOWN_FLAGS = FLAG_SCHEMA_VERSION | FLAG_FRESH_UNTIL
+export const KNOWN_FLAGS = FLAG_SCHEMA_VERSION | FLAG_FRESH_UNTIL | FLAG_TAGS
 
 /** Size of magic, version, compression id and flags. */
 export const FIXED_HEADER_SIZE = 4
 /** Size of the CRC-32 field. */
 export const CRC_SIZE = 4
-/** The longest header, CRC included: fixed part, schema version, fresh-until, dictionary id, length, CRC. */
+/**
+ * Room the encoder leaves before a payload for its header, CRC included: fixed part, schema
+ * version, fresh-until, dictionary id, length, CRC. A tag stamp makes a header longer (sealPayload
+ * copies then).
+ */
 export const MAX_HEADER_SIZE = FIXED_HEADER_SIZE + 4 + 8 + 4 + 4 + CRC_SIZE
 
 /**
