@@ -14,6 +14,7 @@ export {
   type CacheOptions,
   type CacheSchema,
   type CacheSetOptions,
+  type CacheTtlOptions,
   type CacheStats,
   type CacheTier,
   type CacheValue,

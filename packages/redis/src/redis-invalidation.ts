@@ -30,6 +30,23 @@ export type RedisInvalidation = InvalidationChannel & { close(): Promise<void> }
 export async function createRedisInvalidation(options: RedisInvalidationOptions): Promise<RedisInvalidation> {
   const channel = options.channel ?? DEFAULT_INVALIDATION_CHANNEL
   const listeners = new Set<(message: Uint8Array) => void>()
+  const gapListeners = new Set<() => void>()
+  // Called when the subscriber connection drops, and again once it is subscribed anew: whatever
+  // was published in between never arrived.
+  const gap = () => {
+    for (const listener of gapListeners) listener()
+  }
+  let down = false
+  const lost = () => {
+    if (down) return
+    down = true
+    gap()
+  }
+  const back = (resubscribed: () => Promise<unknown>) => {
+    if (!down) return
+    down = false
+    resubscribed().then(gap, gap)
+  }
   const deliver = (message: Buffer) => {
     const bytes = new Uint8Array(message.buffer, message.byteOffset, message.byteLength)
     for (const listener of listeners) listener(bytes)
@@ -41,11 +58,14 @@ export async function createRedisInvalidation(options: RedisInvalidationOptions)
     if (isIoredis(client)) {
       // A Cluster's duplicate is a Cluster; both subscribe and hear PUBLISH from any node.
       const subscriber = (client as { duplicate(): Redis | Cluster }).duplicate() as Redis
-      subscriber.on('error', () => {}) // reconnects on its own; a lost message only delays invalidation
+      subscriber.on('error', () => {}) // reconnects on its own; the gap listeners hear what was lost
       subscriber.on('messageBuffer', (from: Buffer, message: Buffer) => {
         if (from.toString() === channel) deliver(message)
       })
       await subscriber.subscribe(channel)
+      // ioredis subscribes again by itself after reconnecting; subscribing once more waits for it.
+      subscriber.on('close', lost)
+      subscriber.on('ready', () => back(() => subscriber.subscribe(channel)))
       publish = (message) => (client as Redis).publish(channel, toBuffer(message))
       stop = () => subscriber.quit()
     } else if (isNodeRedis(client)) {
@@ -54,6 +74,9 @@ export async function createRedisInvalidation(options: RedisInvalidationOptions)
       subscriber.on('error', () => {})
       await subscriber.connect()
       await subscriber.subscribe(channel, (message: Buffer) => deliver(message), true)
+      // node-redis subscribes again by itself once it is ready.
+      subscriber.on('reconnecting', lost)
+      subscriber.on('ready', () => back(async () => {}))
       publish = (message) => nodeClient.publish(channel, toBuffer(message))
       stop = () => subscriber.close()
     } else {
@@ -71,14 +94,17 @@ export async function createRedisInvalidation(options: RedisInvalidationOptions)
         throw new StowageError(StowageErrorCode.STORE_ERROR, `publishing on ${channel} failed`, { cause: e })
       }
     },
-    subscribe(listener) {
+    subscribe(listener, onGap) {
       listeners.add(listener)
+      if (onGap) gapListeners.add(onGap)
       return () => {
         listeners.delete(listener)
+        if (onGap) gapListeners.delete(onGap)
       }
     },
     async close() {
       listeners.clear()
+      gapListeners.clear()
       await stop().catch(() => {})
     },
   }

@@ -43,6 +43,46 @@ describe('invalidation over Redis pub/sub', () => {
     await Promise.all(channels.map((c) => c.close()))
   })
 
+  // b and its subscriber (a duplicate: same options) wait 300 ms before reconnecting.
+  const slowClients = {
+    ioredis: async (name: string) => {
+      const client = new Redis(url, { connectionName: name, retryStrategy: () => 300 })
+      return { client, quit: () => client.quit() }
+    },
+    'node-redis': async (name: string) => {
+      const client = createClient({ url, name, socket: { reconnectStrategy: () => 300 } })
+      client.on('error', () => {})
+      await client.connect()
+      return { client, quit: () => client.close() }
+    },
+  }
+  for (const [kind, connect] of Object.entries(slowClients)) {
+    it(`tags (${kind}): a subscriber cut off while a tag was deleted drops its local copies once back; store reads see it at once`, async () => {
+      const channel = `stowage-test:${Math.random()}`
+      const namespace = `tag-${Math.random().toString(36).slice(2)}`
+      const name = `stowage-test-${Math.random().toString(36).slice(2)}`
+      const slow = await connect(name)
+      const channelA = await createRedisInvalidation({ client: clients[0], channel })
+      const channelB = await createRedisInvalidation({ client: slow.client, channel })
+      const a = createCache({ store: createRedisStore({ client: clients[0] }), local: { ttl: 60_000 }, invalidation: channelA, namespace })
+      const b = createCache({ store: createRedisStore({ client: slow.client }), local: { ttl: 60_000 }, invalidation: channelB, namespace })
+      const elsewhere = createCache({ store: createRedisStore({ client: clients[1] }), local: false, namespace })
+      await a.set('k', 'v', { tags: ['t'] })
+      expect(await b.get('k')).toBe('v')
+      expect(await elsewhere.get('k')).toBe('v')
+      // Cut b's subscriber connection (and only it), then delete the tag while it is away.
+      const list = String(await clients[1]!.client('LIST'))
+      const ids = list.split('\n').filter((line) => line.includes(` name=${name} `) && / sub=[1-9]/.test(line)).map((line) => /^id=(\d+)/.exec(line)![1]!)
+      expect(ids).toHaveLength(1)
+      await clients[1]!.client('KILL', 'ID', ids[0]!)
+      await a.deleteByTag('t')
+      expect(await elsewhere.get('k')).toBeUndefined() // read from the store: the tag's generation moved
+      await until(async () => (await b.get('k')) === undefined) // b never heard it, but knows it missed something
+      await Promise.all([channelA.close(), channelB.close()])
+      await slow.quit()
+    })
+  }
+
   it('works with node-redis clients too, and speaks the same bytes', async () => {
     const channel = `stowage-test:${Math.random()}`
     const nodeClient = createClient({ url })

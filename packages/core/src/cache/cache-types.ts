@@ -106,10 +106,21 @@ export interface CacheOptions {
 /** Default of {@link CacheOptions.namespace}. */
 export const DEFAULT_NAMESPACE = 'stowage'
 
-/** Options of `set` and `setMany` entries. */
-export interface CacheSetOptions {
+/** Options of `setBytes` and of a bundle's `set`. */
+export interface CacheTtlOptions {
   /** TTL in ms for this entry. Defaults to the cache's `ttl`. */
   readonly ttl?: number
+}
+
+/** Options of `set` (and of `getOrSet`, which adds its own). */
+export interface CacheSetOptions extends CacheTtlOptions {
+  /**
+   * Tags of the entry (1 to 255 strings of 1 to 255 UTF-8 bytes): `deleteByTag` with any of them
+   * deletes it. Tags belong to the cache's namespace. Each write of a tagged entry reads its tags'
+   * generations from the store (one round trip), and each read of one from the store checks them
+   * (one more). Defaults to none.
+   */
+  readonly tags?: readonly string[]
 }
 
 /** Options of `getOrSet`. */
@@ -163,7 +174,7 @@ export interface CacheStats {
 }
 
 /** Which cache operation an event or error comes from. */
-export type CacheOperation = 'get' | 'set' | 'delete' | 'clear' | 'getOrSet' | 'refresh' | 'migrate' | 'bundle'
+export type CacheOperation = 'get' | 'set' | 'delete' | 'deleteByTag' | 'clear' | 'getOrSet' | 'refresh' | 'migrate' | 'bundle'
 
 /**
  * Related fields under one key (a Redis hash), each field a Stowage envelope, sharing one TTL:
@@ -175,7 +186,7 @@ export interface Bundle<V = unknown> {
   /** The value of `field`, or `undefined`. @throws {StowageError} as `cache.get`. */
   get<T = V>(field: string): Promise<T | undefined>
   /** Stores `field`; the TTL (the call's, else the cache's, else none) then covers the whole bundle. @throws {StowageError} as `cache.set`. */
-  set(field: string, value: V, options?: CacheSetOptions): Promise<void>
+  set(field: string, value: V, options?: CacheTtlOptions): Promise<void>
   /** Every field and its value; fields that cannot be decoded are left out (and reported). @throws {StowageError} as `cache.get`. */
   getAll<T = V>(): Promise<Map<string, T>>
   /** Removes `field`; resolves `true` when it existed. @throws {StowageError} as `cache.delete`. */
@@ -186,9 +197,9 @@ export interface Bundle<V = unknown> {
  * Why a read was a miss: nothing there; damaged bytes (deleted); intact bytes this reader cannot
  * use, a newer format or an extension or dictionary it lacks (kept); bytes over its `maxBytes`
  * (kept); a schema version it cannot migrate or does not know yet; a value that fails its key's
- * schema (`schemas`); a failed store read.
+ * schema (`schemas`); an entry one of whose tags was deleted (`deleteByTag`, dropped); a failed store read.
  */
-export type MissReason = 'absent' | 'corrupt' | 'unsupported' | 'too-large' | 'older-version' | 'newer-version' | 'invalid' | 'store-error'
+export type MissReason = 'absent' | 'corrupt' | 'unsupported' | 'too-large' | 'older-version' | 'newer-version' | 'invalid' | 'invalidated' | 'store-error'
 
 /** Where a hit was found: the in-process tier of decoded values, or the store. */
 export type CacheTier = 'local' | 'store'

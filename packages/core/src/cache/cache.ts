@@ -8,6 +8,7 @@ import {
   type CacheOptions,
   type CacheSchema,
   type CacheSetOptions,
+  type CacheTtlOptions,
   type CacheStats,
   type CacheTier,
   type CacheValue,
@@ -29,6 +30,7 @@ import { SingleFlight, type FlightOptions } from './single-flight.js'
 import { CircuitBreaker } from './breaker.js'
 import { compileSchemas, validated, type SchemaFinder } from './schemas.js'
 import { DEFAULT_LEASE_TIME, underLease, type LoadLease } from './lease.js'
+import { checkTags, newGeneration, readGenerations, TagBook, tagKey } from './tags.js'
 
 /** A cache over a {@link Store}: typed values in, compact envelopes stored. See `createCache`. */
 export interface Cache<S extends CacheSchema = CacheSchema> {
@@ -49,7 +51,7 @@ export interface Cache<S extends CacheSchema = CacheSchema> {
    * and re-encoding it; its header is checked.
    * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED for bytes that are not an envelope; as {@link Cache.set}.
    */
-  setBytes(key: CacheKey<S>, envelope: Uint8Array, options?: CacheSetOptions): Promise<void>
+  setBytes(key: CacheKey<S>, envelope: Uint8Array, options?: CacheTtlOptions): Promise<void>
   /**
    * The value under `key`, or `undefined` on a miss (absent, expired, corrupt, unusable version).
    * A stale value (past its fresh time, before it expires) is returned and counted as a stale hit.
@@ -63,12 +65,20 @@ export interface Cache<S extends CacheSchema = CacheSchema> {
   set<K extends CacheKey<S>>(key: K, value: CacheValue<S, K>, options?: CacheSetOptions): Promise<void>
   /** Removes `key`; resolves `true` when it existed. @throws {StowageError} as {@link Cache.set}. */
   delete(key: CacheKey<S>): Promise<boolean>
+  /**
+   * Deletes every entry of this namespace written with one of `tags` (by `set`, `setMany` or
+   * `getOrSet` with `tags`), in every process: each tag gets a new generation in the store, and
+   * entries stamped with an older one read as misses (`reason: 'invalidated'`). Nothing is
+   * scanned; a process that missed the announcement sees it on its next read from the store.
+   * @throws {StowageError} INVALID_ARGUMENT for bad tags; STORE_ERROR (unless `writeErrors: 'ignore'`).
+   */
+  deleteByTag(tags: string | readonly string[]): Promise<void>
   /** Whether `get` would find a value (stats and events are not touched). @throws {StowageError} as {@link Cache.get}. */
   has(key: CacheKey<S>): Promise<boolean>
   /** The values under `keys`, in order; one store round trip where the store can batch. @throws {StowageError} as {@link Cache.get}. */
   getMany<T = never, K extends CacheKey<S> = CacheKey<S>>(keys: readonly K[]): Promise<Array<([T] extends [never] ? CacheValue<S, K> : T) | undefined>>
   /** Stores several values, each with its own TTL. @throws {StowageError} as {@link Cache.set}. */
-  setMany<K extends CacheKey<S>>(entries: ReadonlyArray<{ readonly key: K; readonly value: CacheValue<S, K>; readonly ttl?: number }>): Promise<void>
+  setMany<K extends CacheKey<S>>(entries: ReadonlyArray<{ readonly key: K; readonly value: CacheValue<S, K>; readonly ttl?: number; readonly tags?: readonly string[] }>): Promise<void>
   /** Removes several keys; resolves how many existed. @throws {StowageError} as {@link Cache.set}. */
   deleteMany(keys: ReadonlyArray<CacheKey<S>>): Promise<number>
   /** Removes every key of this namespace (and of its child namespaces), never another's. @throws {StowageError} STORE_ERROR. */
@@ -100,6 +110,8 @@ export interface Cache<S extends CacheSchema = CacheSchema> {
 interface Entry {
   readonly value: unknown
   readonly freshUntil: number | undefined
+  /** The tag stamp the entry was written with: tag → generation. */
+  readonly tags?: ReadonlyMap<string, number>
 }
 
 interface Shared {
@@ -120,6 +132,8 @@ interface Shared {
   readonly writeErrors: 'throw' | 'ignore'
   readonly measureJson: boolean
   readonly local: LocalTier | undefined
+  /** What this process knows of the tags' generations (checked by local hits). */
+  readonly tags: TagBook
   readonly channel: InvalidationChannel | undefined
   /** Names this cache (and its namespaces) in invalidation messages. */
   readonly origin: string
@@ -133,6 +147,8 @@ interface WriteSettings {
   readonly ttl: number | undefined
   readonly staleFor?: number
   readonly grace?: number
+  /** The entry's tags, checked. */
+  readonly tags?: readonly string[]
 }
 
 interface LoadSettings extends WriteSettings {
@@ -144,6 +160,7 @@ interface LoadSettings extends WriteSettings {
 function loadSettings(options: GetOrSetOptions | undefined, defaultTtl: number | undefined): LoadSettings {
   const ttl = options?.ttl ?? defaultTtl
   const { staleFor, grace, softTimeout, hardTimeout } = options ?? {}
+  const tags = options?.tags === undefined ? undefined : checkTags(options.tags)
   checkTtl(ttl)
   checkTtl(staleFor, 'staleFor')
   checkTtl(grace, 'grace')
@@ -152,7 +169,7 @@ function loadSettings(options: GetOrSetOptions | undefined, defaultTtl: number |
   if ((staleFor !== undefined || grace !== undefined) && ttl === undefined) {
     throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'staleFor and grace need a ttl: there is no stale without fresh')
   }
-  return { ttl, staleFor, grace, softTimeout, hardTimeout }
+  return { ttl, staleFor, grace, softTimeout, hardTimeout, tags }
 }
 
 // Why bytes that did not decode are a miss: damaged, or intact but beyond this reader.
@@ -198,7 +215,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     }
   }
 
-  async setBytes(key: string, envelope: Uint8Array, options?: CacheSetOptions): Promise<void> {
+  async setBytes(key: string, envelope: Uint8Array, options?: CacheTtlOptions): Promise<void> {
     checkKey(key)
     const ttl = options?.ttl ?? this.shared.ttl
     checkTtl(ttl)
@@ -228,7 +245,24 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     checkKey(key)
     const ttl = options?.ttl ?? this.shared.ttl
     checkTtl(ttl)
-    await this.write(key, value, { ttl }, 'set', false)
+    const tags = options?.tags === undefined ? undefined : checkTags(options.tags)
+    await this.write(key, value, { ttl, tags }, 'set', false)
+  }
+
+  async deleteByTag(tags: string | readonly string[]): Promise<void> {
+    const keys = checkTags(typeof tags === 'string' ? [tags] : tags).map((tag) => tagKey(this.prefix, tag))
+    const { store, messages } = this.shared
+    const generations = keys.map(() => newGeneration())
+    const entries = keys.map((key, i) => ({ key, value: messages.encode(generations[i]) }))
+    try {
+      if (store.setMany) await store.setMany(entries)
+      else await Promise.all(entries.map((e) => store.set(e.key, e.value)))
+    } catch (e) {
+      this.writeFailed('deleteByTag', undefined, e, false)
+      return
+    }
+    keys.forEach((key, i) => this.shared.tags.learn(key, generations[i]))
+    this.changed('tag', keys.map((full) => ({ full })))
   }
 
   async delete(key: string): Promise<boolean> {
@@ -260,17 +294,25 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     return Promise.all(keys.map(async (key, i) => (await this.open(key, found[i], 'get', true))?.value)) as Promise<never[]>
   }
 
-  async setMany(entries: ReadonlyArray<{ readonly key: string; readonly value: unknown; readonly ttl?: number }>): Promise<void> {
-    for (const entry of entries) {
+  async setMany(entries: ReadonlyArray<{ readonly key: string; readonly value: unknown; readonly ttl?: number; readonly tags?: readonly string[] }>): Promise<void> {
+    const tagsOf = entries.map((entry) => {
       checkKey(entry.key)
       checkTtl(entry.ttl ?? this.shared.ttl)
-    }
+      return entry.tags === undefined ? undefined : checkTags(entry.tags)
+    })
     const { store } = this.shared
     if (!store.setMany) {
-      await Promise.all(entries.map((e) => this.set(e.key, e.value, { ttl: e.ttl })))
+      await Promise.all(entries.map((e) => this.set(e.key, e.value, { ttl: e.ttl, tags: e.tags })))
       return
     }
-    const encoded = await Promise.all(entries.map((e) => this.encode(e.value, undefined)))
+    let stamps: Array<ReadonlyMap<string, number> | undefined>
+    try {
+      stamps = await this.stampsFor(tagsOf)
+    } catch (e) {
+      this.writeFailed('set', undefined, e, false)
+      return
+    }
+    const encoded = await Promise.all(entries.map((e, i) => this.encode(e.value, undefined, stamps[i])))
     try {
       await store.setMany(entries.map((e, i) => ({ key: storeKey(this.prefix, e.key), value: (encoded[i] as EncodedEnvelope).bytes, ttl: e.ttl ?? this.shared.ttl })))
     } catch (e) {
@@ -280,7 +322,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     entries.forEach((e, i) => this.wrote(e.key, e.value, encoded[i] as EncodedEnvelope))
     this.changed(
       'set',
-      entries.map((e, i) => ({ full: storeKey(this.prefix, e.key), kept: { value: e.value, freshUntil: undefined }, size: (encoded[i] as EncodedEnvelope).bytes.length, ttl: e.ttl ?? this.shared.ttl })),
+      entries.map((e, i) => ({ full: storeKey(this.prefix, e.key), kept: { value: e.value, freshUntil: undefined, tags: stamps[i] }, size: (encoded[i] as EncodedEnvelope).bytes.length, ttl: e.ttl ?? this.shared.ttl })),
     )
   }
 
@@ -437,6 +479,17 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
         if ('found' in outcome) return outcome.found.value
         release = outcome.release
       }
+      // The tags' generations are read before the loader runs: a tag deleted while it loads makes
+      // the value it gives a miss, since the value may predate the deletion.
+      let stamp: ReadonlyMap<string, number> | undefined
+      let unstorable: unknown
+      if (settings.tags !== undefined) {
+        try {
+          stamp = (await this.stampsFor([settings.tags]))[0]
+        } catch (e) {
+          unstorable = e
+        }
+      }
       try {
         const started = Date.now()
         this.observer.counters.loads++
@@ -448,7 +501,9 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
           throw e
         }
         this.observer.emit('load', { namespace: this.namespace, key, ms: Date.now() - started, error: undefined })
-        await this.write(key, value, settings, 'getOrSet', true)
+        // A loaded value the store cannot take (or whose tags it could not read) is still the answer.
+        if (unstorable !== undefined) this.writeFailed('getOrSet', key, unstorable, true)
+        else await this.write(key, value, settings, 'getOrSet', true, stamp)
         return value
       } finally {
         release?.().catch(() => {})
@@ -462,10 +517,15 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
   // A hit of the in-process tier comes back as it is, without a promise: the hot path.
   private read(key: string, operation: CacheOperation, count: boolean): Entry | Promise<Entry | undefined> {
     const full = storeKey(this.prefix, key)
-    const near = this.shared.local?.get(full)
+    const { local, tags } = this.shared
+    const near = local?.get(full)
     if (near !== undefined) {
-      if (count) this.hit(key, near.freshUntil, 'local')
-      return near
+      if (near.tags === undefined || tags.current(this.prefix, near.tags)) {
+        if (count) this.hit(key, near.freshUntil, 'local')
+        return near
+      }
+      // A tag of this copy was deleted since: the store tells what is current.
+      local?.delete(full)
     }
     return this.readStore(key, full, operation, count)
   }
@@ -503,7 +563,8 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
   // their value only drop the local copy.
   private changed(op: InvalidationMessage['op'], entries: ReadonlyArray<{ full: string; kept?: LocalEntry; size?: number; ttl?: number }>): void {
     const { local, channel } = this.shared
-    if (local) {
+    // Deleted tags reach local copies through the tag book (see `read`).
+    if (local && op !== 'tag') {
       for (const { full, kept, size, ttl } of entries) {
         if (op === 'clear') local.clear(full)
         else if (op === 'delete' || kept === undefined) local.delete(full)
@@ -512,7 +573,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     }
     if (channel) {
       for (const part of splitInvalidation({ origin: this.shared.origin, op, keys: entries.map((e) => e.full) })) {
-        channel.publish(encodeInvalidation(this.shared.messages, part)).catch((e: unknown) => this.failed(op === 'clear' ? 'clear' : op, entries[0]?.full, e))
+        channel.publish(encodeInvalidation(this.shared.messages, part)).catch((e: unknown) => this.failed(op === 'tag' ? 'deleteByTag' : op, entries[0]?.full, e))
       }
     }
   }
@@ -554,6 +615,21 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
       }
       return miss(reason)
     }
+    if (decoded.tags !== undefined) {
+      let current: boolean
+      try {
+        current = await this.tagsCurrent(decoded.tags)
+      } catch (e) {
+        return this.readFailed(key, e, operation, count)
+      }
+      if (!current) {
+        // Deleted by tag: as worthless as damaged bytes.
+        Promise.resolve()
+          .then(drop)
+          .catch(() => {})
+        return miss('invalidated')
+      }
+    }
     const version = decoded.schemaVersion ?? 0
     let value = decoded.value
     if (version > this.shared.version) return miss('newer-version')
@@ -576,7 +652,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
       value = checked.value
     }
     if (count) this.hit(key, decoded.freshUntil, 'store')
-    return { value, freshUntil: decoded.freshUntil }
+    return { value, freshUntil: decoded.freshUntil, tags: decoded.tags }
   }
 
   private miss(key: string, reason: MissReason): void {
@@ -584,15 +660,45 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     this.observer.emit('miss', { namespace: this.namespace, key, reason })
   }
 
-  private encode(value: unknown, freshUntil: number | undefined): Promise<EncodedEnvelope> {
+  private encode(value: unknown, freshUntil: number | undefined, tags?: ReadonlyMap<string, number>): Promise<EncodedEnvelope> {
     const { version } = this.shared
-    return this.shared.codec.encodeEnvelopeAsync(value, { schemaVersion: version === 0 ? undefined : version, freshUntil })
+    return this.shared.codec.encodeEnvelopeAsync(value, { schemaVersion: version === 0 ? undefined : version, freshUntil, tags })
   }
 
-  private async write(key: string, value: unknown, { ttl, staleFor, grace }: WriteSettings, operation: CacheOperation, returnAnyway: boolean): Promise<void> {
+  // The tag stamps of entries about to be written (one store round trip for all their tags).
+  private async stampsFor(tagsOf: ReadonlyArray<readonly string[] | undefined>): Promise<Array<ReadonlyMap<string, number> | undefined>> {
+    const all = [...new Set(tagsOf.flatMap((tags) => tags ?? []))]
+    if (all.length === 0) return tagsOf.map(() => undefined)
+    const keys = all.map((tag) => tagKey(this.prefix, tag))
+    const generations = await readGenerations(this.shared.store, this.shared.messages, keys, true)
+    const of = new Map(all.map((tag, i) => [tag, generations[i] as number]))
+    keys.forEach((key, i) => this.shared.tags.learn(key, generations[i]))
+    return tagsOf.map((tags) => (tags === undefined ? undefined : new Map(tags.map((tag) => [tag, of.get(tag) as number]))))
+  }
+
+  // Whether a stamp's generations are still the tags' current ones in the store.
+  private async tagsCurrent(stamp: ReadonlyMap<string, number>): Promise<boolean> {
+    const tags = [...stamp.keys()]
+    const keys = tags.map((tag) => tagKey(this.prefix, tag))
+    const generations = await readGenerations(this.shared.store, this.shared.messages, keys, false)
+    keys.forEach((key, i) => this.shared.tags.learn(key, generations[i]))
+    return tags.every((tag, i) => generations[i] === stamp.get(tag))
+  }
+
+  // Encodes and stores a value; `stamp` is its tags' generations when the caller read them already.
+  private async write(key: string, value: unknown, settings: WriteSettings, operation: CacheOperation, returnAnyway: boolean, stamp?: ReadonlyMap<string, number>): Promise<void> {
+    const { ttl, staleFor, grace, tags } = settings
+    if (tags !== undefined && stamp === undefined) {
+      try {
+        stamp = (await this.stampsFor([tags]))[0]
+      } catch (e) {
+        this.writeFailed(operation, key, e, returnAnyway)
+        return
+      }
+    }
     // The fresh-until time tells readers when the stale and grace periods start.
     const freshUntil = (staleFor === undefined && grace === undefined) || ttl === undefined ? undefined : Math.ceil(Date.now() + ttl)
-    const encoded = await this.encode(value, freshUntil)
+    const encoded = await this.encode(value, freshUntil, stamp)
     const storeTtl = ttl === undefined ? undefined : ttl + (staleFor ?? 0) + (grace ?? 0)
     try {
       await this.shared.store.set(storeKey(this.prefix, key), encoded.bytes, { ttl: storeTtl })
@@ -601,7 +707,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
       return
     }
     this.wrote(key, value, encoded)
-    this.changed('set', [{ full: storeKey(this.prefix, key), kept: { value, freshUntil }, size: encoded.bytes.length, ttl: storeTtl }])
+    this.changed('set', [{ full: storeKey(this.prefix, key), kept: { value, freshUntil, tags: stamp }, size: encoded.bytes.length, ttl: storeTtl }])
   }
 
   // Counts a value written; `hasValue` is false for envelopes stored as they are (no JSON to count).
@@ -697,21 +803,30 @@ export function createCacheWith<S extends CacheSchema>(createCodec: (options?: C
     writeErrors,
     measureJson: options.measureJson === true,
     local: localTier(options.local, options.store),
+    tags: new TagBook(),
     channel: options.invalidation,
     origin: Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join(''),
     messages: createCodec(INVALIDATION_CODEC_OPTIONS),
     unsubscribe: undefined,
   }
-  const { local, channel } = shared
+  const { local, channel, tags } = shared
   if (channel) {
-    shared.unsubscribe = channel.subscribe((bytes) => {
-      const message = decodeInvalidation(shared.messages, bytes)
-      if (message === undefined || message.origin === shared.origin || local === undefined) return
-      for (const key of message.keys) {
-        if (message.op === 'clear') local.clear(key)
-        else local.delete(key)
-      }
-    })
+    shared.unsubscribe = channel.subscribe(
+      (bytes) => {
+        const message = decodeInvalidation(shared.messages, bytes)
+        if (message === undefined || message.origin === shared.origin || local === undefined) return
+        for (const key of message.keys) {
+          if (message.op === 'clear') local.clear(key)
+          else if (message.op === 'tag') tags.invalidate(key)
+          else local.delete(key)
+        }
+      },
+      // Messages were lost (a subscriber reconnected): no local copy can be trusted any more.
+      () => {
+        local?.clear('')
+        tags.forget()
+      },
+    )
   }
   return new StowageCache<S>(shared, namespace)
 }

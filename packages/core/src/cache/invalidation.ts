@@ -9,17 +9,24 @@ import type { CodecOptions } from '../codec/options.js'
 export interface InvalidationChannel {
   /** Sends a message to every other subscriber. */
   publish(message: Uint8Array): Promise<void>
-  /** Calls `listener` with each message from others; returns a function that stops it. */
-  subscribe(listener: (message: Uint8Array) => void): () => void
+  /**
+   * Calls `listener` with each message from others, and `onGap` (when given) whenever messages
+   * may have been lost (the subscription dropped and came back), so local copies can be dropped.
+   * @returns a function that stops both.
+   */
+  subscribe(listener: (message: Uint8Array) => void, onGap?: () => void): () => void
   /** Releases the channel's resources (a subscriber connection). */
   close?(): Promise<void>
 }
 
-/** What changed: full store keys (namespace included), or for `clear` the cleared prefixes. */
+/**
+ * What changed: full store keys (namespace included); for `clear` the cleared prefixes; for
+ * `tag` the store keys of deleted tags (`namespace:#tag:<tag>`).
+ */
 export interface InvalidationMessage {
   /** The publishing cache, so it can ignore its own messages. */
   readonly origin: string
-  readonly op: 'set' | 'delete' | 'clear'
+  readonly op: 'set' | 'delete' | 'clear' | 'tag'
   readonly keys: readonly string[]
 }
 
@@ -72,7 +79,7 @@ export function decodeInvalidation(codec: Codec, bytes: Uint8Array): Invalidatio
   const m = value as { v?: unknown; origin?: unknown; op?: unknown; keys?: unknown }
   if (
     typeof m !== 'object' || m === null || m.v !== VERSION || typeof m.origin !== 'string' ||
-    (m.op !== 'set' && m.op !== 'delete' && m.op !== 'clear') || !Array.isArray(m.keys) || !m.keys.every((k) => typeof k === 'string')
+    (m.op !== 'set' && m.op !== 'delete' && m.op !== 'clear' && m.op !== 'tag') || !Array.isArray(m.keys) || !m.keys.every((k) => typeof k === 'string')
   ) {
     return undefined
   }

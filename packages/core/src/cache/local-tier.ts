@@ -41,6 +41,8 @@ export const DEFAULT_LOCAL_TTL = 10_000
 export interface LocalEntry {
   readonly value: unknown
   readonly freshUntil: number | undefined
+  /** The entry's tag stamp (tag → generation), checked by the cache on every hit. */
+  readonly tags?: ReadonlyMap<string, number> | undefined
 }
 
 interface Slot extends LocalEntry {
@@ -107,7 +109,7 @@ export class LocalTier {
     const life = ttl === undefined ? this.ttl : Math.min(ttl, this.ttl)
     if (life <= 0 || size > this.maxBytes) return
     if (this.freeze) deepFreeze(entry.value)
-    this.slots.set(key, { value: entry.value, freshUntil: entry.freshUntil, expiresAt: Date.now() + life, size, used: false })
+    this.slots.set(key, { value: entry.value, freshUntil: entry.freshUntil, tags: entry.tags, expiresAt: Date.now() + life, size, used: false })
     this.bytes += size
     this.evict(key)
   }

@@ -26,6 +26,18 @@ function isTagMap(tags: unknown): tags is ReadonlyMap<string, number> {
 }
 
 /**
+ * Checks one tag: a string of 1 to 255 UTF-8 bytes without lone surrogates.
+ * @returns its UTF-8 bytes.
+ * @throws {StowageError} INVALID_ARGUMENT otherwise.
+ */
+export function checkTag(tag: unknown): Uint8Array {
+  if (typeof tag !== 'string' || LONE_SURROGATE.test(tag)) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'tags are strings without lone surrogates')
+  const bytes = utf8.encode(tag)
+  if (bytes.length < 1 || bytes.length > MAX_TAG_BYTES) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `tags are 1 to ${MAX_TAG_BYTES} UTF-8 bytes long`)
+  return bytes
+}
+
+/**
  * Encodes tags and their generations as a stamp field.
  * @throws {StowageError} INVALID_ARGUMENT for anything but a Map of 1 to 255 tags of 1 to 255
  * UTF-8 bytes (no lone surrogates) to uint32 generations.
@@ -37,9 +49,7 @@ export function encodeTagStamp(tags: unknown): Uint8Array {
   const parts: Array<[Uint8Array, number]> = []
   let size = 1
   for (const [tag, generation] of tags) {
-    if (typeof tag !== 'string' || LONE_SURROGATE.test(tag)) throw bad('are strings without lone surrogates')
-    const bytes = utf8.encode(tag)
-    if (bytes.length < 1 || bytes.length > MAX_TAG_BYTES) throw bad(`are 1 to ${MAX_TAG_BYTES} UTF-8 bytes long`)
+    const bytes = checkTag(tag)
     if (!(Number.isInteger(generation) && generation >= 0 && generation <= 0xffffffff)) throw bad('have uint32 generations')
     parts.push([bytes, generation])
     size += 1 + bytes.length + 4

@@ -1,0 +1,105 @@
+// Tags: `deleteByTag` never lists or deletes entries. Each tag has a generation, a random uint32
+// kept in the store under `namespace:#tag:<tag>` (no user key or child namespace can take that
+// name: keys have their `:` escaped, namespace segments have no `#`). A tagged entry's envelope
+// carries the generation of each of its tags when it was written (the tag stamp, FORMAT.md §1);
+// deleting a tag gives it a new generation, and a read that finds a stamped generation that is no
+// longer current treats the entry as gone. So a process that missed the announcement still sees
+// the deletion on its next read from the store, and nothing is scanned.
+import type { Codec } from '../codec/codec.js'
+import { checkTag, MAX_TAGS } from '../codec/tag-stamp.js'
+import { StowageErrorCode } from '../errors/error-codes.js'
+import { StowageError } from '../errors/stowage-error.js'
+import type { Store } from '../stores/store.js'
+
+/** What the book knows of a tag an announcement said was deleted: no stamp can match it. */
+const INVALIDATED = -1
+
+/** The store key of a tag's generation under `prefix` (a namespace followed by `:`). */
+export function tagKey(prefix: string, tag: string): string {
+  return `${prefix}#tag:${tag}`
+}
+
+/**
+ * Checks the tags of a call.
+ * @returns them without repeats.
+ * @throws {StowageError} INVALID_ARGUMENT for anything but an array of 1 to 255 valid tags (see `checkTag`).
+ */
+export function checkTags(tags: unknown): string[] {
+  if (!Array.isArray(tags)) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'tags must be an array of strings')
+  const unique = [...new Set(tags as unknown[])]
+  if (unique.length < 1 || unique.length > MAX_TAGS) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `an entry has 1 to ${MAX_TAGS} tags`)
+  for (const tag of unique) checkTag(tag)
+  return unique as string[]
+}
+
+/** A new generation for a tag: random, so writers in several processes need no counter. */
+export function newGeneration(): number {
+  return crypto.getRandomValues(new Uint32Array(1))[0] as number
+}
+
+/**
+ * The current generations of tags (full tag keys) in the store, one round trip where the store
+ * can batch. With `create`, a tag that has none gets one (written without TTL), so that every
+ * stamped entry names a generation that exists: if the tag's key is ever lost (evicted), its
+ * entries stop matching instead of coming back.
+ * @returns each key's generation, `undefined` for a tag without one (only without `create`).
+ * @throws what the store throws.
+ */
+export async function readGenerations(store: Store, codec: Codec, keys: readonly string[], create: boolean): Promise<Array<number | undefined>> {
+  const found = store.getMany ? await store.getMany(keys) : await Promise.all(keys.map((key) => store.get(key)))
+  const generations = found.map((bytes) => {
+    if (bytes === undefined) return undefined
+    try {
+      const value = codec.decode(bytes)
+      return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0xffffffff ? value : undefined
+    } catch {
+      return undefined
+    }
+  })
+  if (!create) return generations
+  const made: Array<{ key: string; value: Uint8Array; generation: number }> = []
+  const out = generations.map((generation, i) => {
+    if (generation !== undefined) return generation
+    const fresh = newGeneration()
+    made.push({ key: keys[i] as string, value: codec.encode(fresh), generation: fresh })
+    return fresh
+  })
+  if (made.length > 0) {
+    if (store.setMany) await store.setMany(made)
+    else await Promise.all(made.map(({ key, value }) => store.set(key, value)))
+  }
+  return out
+}
+
+/**
+ * What this process last learnt of each tag's generation (full tag keys): from the store, from
+ * its own `deleteByTag`, from other processes' announcements. Local copies of tagged entries are
+ * checked against it on every hit, so a deletion announced by another process drops them at once.
+ */
+export class TagBook {
+  private readonly known = new Map<string, number>()
+
+  learn(key: string, generation: number | undefined): void {
+    if (generation === undefined) this.known.delete(key)
+    else this.known.set(key, generation)
+  }
+
+  /** Another process deleted the tag: its generation is unknown until read again. */
+  invalidate(key: string): void {
+    this.known.set(key, INVALIDATED)
+  }
+
+  /** Messages may have been lost: nothing learnt from them can be trusted. */
+  forget(): void {
+    this.known.clear()
+  }
+
+  /** Whether every tag of `stamp` (tag → generation, tags under `prefix`) still has its generation, as far as this process knows. */
+  current(prefix: string, stamp: ReadonlyMap<string, number>): boolean {
+    for (const [tag, generation] of stamp) {
+      const known = this.known.get(tagKey(prefix, tag))
+      if (known !== undefined && known !== generation) return false
+    }
+    return true
+  }
+}
