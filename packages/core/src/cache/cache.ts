@@ -28,9 +28,10 @@ import { checkNamespace, storeKey } from './keys.js'
 import { LocalTier, type LocalEntry } from './local-tier.js'
 import { SingleFlight, type FlightOptions } from './single-flight.js'
 import { CircuitBreaker } from './breaker.js'
-import { compileSchemas, validated, type SchemaFinder } from './schemas.js'
+import { compileSchemas } from './schemas.js'
+import { openEntry, type Entry, type Opener } from './entry-opener.js'
 import { DEFAULT_LEASE_TIME, underLease, type LoadLease } from './lease.js'
-import { checkTags, newGeneration, readGenerations, TagBook, tagKey } from './tags.js'
+import { checkTags, newGeneration, stampTags, TagBook, tagKey } from './tags.js'
 
 /** A cache over a {@link Store}: typed values in, compact envelopes stored. See `createCache`. */
 export interface Cache<S extends CacheSchema = CacheSchema> {
@@ -107,13 +108,6 @@ export interface Cache<S extends CacheSchema = CacheSchema> {
   close(): Promise<void>
 }
 
-interface Entry {
-  readonly value: unknown
-  readonly freshUntil: number | undefined
-  /** The tag stamp the entry was written with: tag → generation. */
-  readonly tags?: ReadonlyMap<string, number>
-}
-
 interface Shared {
   /** The store as the cache calls it: behind the circuit breaker when there is one. */
   readonly store: Store
@@ -124,8 +118,8 @@ interface Shared {
   readonly codec: Codec
   readonly ttl: number | undefined
   readonly version: number
-  readonly migrate: CacheOptions['migrate']
-  readonly schemaFor: SchemaFinder | undefined
+  /** How stored bytes become entries. */
+  readonly opener: Opener
   readonly lease: LoadLease | undefined
   readonly leaseTime: number
   readonly readErrors: 'miss' | 'throw'
@@ -170,14 +164,6 @@ function loadSettings(options: GetOrSetOptions | undefined, defaultTtl: number |
     throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'staleFor and grace need a ttl: there is no stale without fresh')
   }
   return { ttl, staleFor, grace, softTimeout, hardTimeout, tags }
-}
-
-// Why bytes that did not decode are a miss: damaged, or intact but beyond this reader.
-function undecodable(e: unknown): MissReason {
-  const code = StowageError.isInstance(e) ? e.code : undefined
-  if (code === StowageErrorCode.UNSUPPORTED_VERSION || code === StowageErrorCode.UNSUPPORTED_TYPE) return 'unsupported'
-  if (code === StowageErrorCode.LIMIT_EXCEEDED) return 'too-large'
-  return 'corrupt'
 }
 
 function storeError(operation: string, e: unknown): StowageError {
@@ -587,6 +573,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
   }
 
   // Decodes stored bytes into an entry, or counts the miss and says why.
+  // Opens stored bytes (see openEntry), then counts and reports what came of it.
   private async open(
     key: string,
     bytes: Uint8Array | undefined,
@@ -594,65 +581,20 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     count: boolean,
     drop: () => Promise<unknown> = () => this.shared.store.delete(storeKey(this.prefix, key)),
   ): Promise<Entry | undefined> {
-    const miss = (reason: MissReason) => {
-      if (count) this.miss(key, reason)
-      return undefined
+    const opened = await openEntry(this.shared.opener, this.prefix, key, bytes)
+    if ('entry' in opened) {
+      if (count) this.hit(key, opened.entry.freshUntil, 'store')
+      return opened.entry
     }
-    if (bytes === undefined) return miss('absent')
-    let decoded
-    try {
-      decoded = await this.shared.codec.decodeEnvelopeAsync(bytes)
-    } catch (e) {
-      this.failed(operation, key, e)
-      const reason = undecodable(e)
-      // Damaged bytes are worthless: drop the entry so the next read can refill it. Intact bytes
-      // this reader cannot use (a newer format, an extension or dictionary it lacks, over its
-      // limits) stay: during a rolling deploy they are what the new writers stored.
-      if (reason === 'corrupt') {
-        Promise.resolve()
-          .then(drop)
-          .catch(() => {})
-      }
-      return miss(reason)
+    if ('storeError' in opened) return this.readFailed(key, opened.storeError, operation, count)
+    if (opened.error !== undefined) this.failed(opened.operation ?? operation, key, opened.error)
+    if (opened.drop) {
+      Promise.resolve()
+        .then(drop)
+        .catch(() => {})
     }
-    if (decoded.tags !== undefined) {
-      let current: boolean
-      try {
-        current = await this.tagsCurrent(decoded.tags)
-      } catch (e) {
-        return this.readFailed(key, e, operation, count)
-      }
-      if (!current) {
-        // Deleted by tag: as worthless as damaged bytes.
-        Promise.resolve()
-          .then(drop)
-          .catch(() => {})
-        return miss('invalidated')
-      }
-    }
-    const version = decoded.schemaVersion ?? 0
-    let value = decoded.value
-    if (version > this.shared.version) return miss('newer-version')
-    if (version < this.shared.version) {
-      if (!this.shared.migrate) return miss('older-version')
-      try {
-        value = await this.shared.migrate(value, version)
-      } catch (e) {
-        this.failed('migrate', key, new StowageError(StowageErrorCode.MIGRATION_FAILED, `migrate threw on an entry of version ${version}: ${String((e as Error)?.message ?? e)}`, { cause: e }))
-        return miss('older-version')
-      }
-    }
-    const schema = this.shared.schemaFor?.(key)
-    if (schema !== undefined) {
-      const checked = await validated(schema, key, value)
-      if ('error' in checked) {
-        this.failed(operation, key, checked.error)
-        return miss('invalid')
-      }
-      value = checked.value
-    }
-    if (count) this.hit(key, decoded.freshUntil, 'store')
-    return { value, freshUntil: decoded.freshUntil, tags: decoded.tags }
+    if (count) this.miss(key, opened.miss)
+    return undefined
   }
 
   private miss(key: string, reason: MissReason): void {
@@ -666,23 +608,8 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
   }
 
   // The tag stamps of entries about to be written (one store round trip for all their tags).
-  private async stampsFor(tagsOf: ReadonlyArray<readonly string[] | undefined>): Promise<Array<ReadonlyMap<string, number> | undefined>> {
-    const all = [...new Set(tagsOf.flatMap((tags) => tags ?? []))]
-    if (all.length === 0) return tagsOf.map(() => undefined)
-    const keys = all.map((tag) => tagKey(this.prefix, tag))
-    const generations = await readGenerations(this.shared.store, this.shared.messages, keys, true)
-    const of = new Map(all.map((tag, i) => [tag, generations[i] as number]))
-    keys.forEach((key, i) => this.shared.tags.learn(key, generations[i]))
-    return tagsOf.map((tags) => (tags === undefined ? undefined : new Map(tags.map((tag) => [tag, of.get(tag) as number]))))
-  }
-
-  // Whether a stamp's generations are still the tags' current ones in the store.
-  private async tagsCurrent(stamp: ReadonlyMap<string, number>): Promise<boolean> {
-    const tags = [...stamp.keys()]
-    const keys = tags.map((tag) => tagKey(this.prefix, tag))
-    const generations = await readGenerations(this.shared.store, this.shared.messages, keys, false)
-    keys.forEach((key, i) => this.shared.tags.learn(key, generations[i]))
-    return tags.every((tag, i) => generations[i] === stamp.get(tag))
+  private stampsFor(tagsOf: ReadonlyArray<readonly string[] | undefined>): Promise<Array<ReadonlyMap<string, number> | undefined>> {
+    return stampTags(this.shared.store, this.shared.messages, this.shared.tags, this.prefix, tagsOf)
   }
 
   // Encodes and stores a value; `stamp` is its tags' generations when the caller read them already.
@@ -787,29 +714,32 @@ export function createCacheWith<S extends CacheSchema>(createCodec: (options?: C
   const store = options.store ?? createMemoryStore()
   const codec = options.codec
   const breaker = circuitBreaker(options.breaker, options.store)
+  const guarded = breaker ? breaker.guard(store) : store
+  const settled = codec !== undefined && typeof (codec as Codec).decodeEnvelopeAsync === 'function' ? (codec as Codec) : createCodec(codec as CodecOptions | undefined)
+  const messages = createCodec(INVALIDATION_CODEC_OPTIONS)
+  const tags = new TagBook()
   const shared: Shared = {
-    store: breaker ? breaker.guard(store) : store,
+    store: guarded,
     given: store,
     breaker,
     ownsStore: options.store === undefined,
-    codec: codec !== undefined && typeof (codec as Codec).decodeEnvelopeAsync === 'function' ? (codec as Codec) : createCodec(codec as CodecOptions | undefined),
+    codec: settled,
     ttl: options.ttl,
     version,
-    migrate: options.migrate,
-    schemaFor: compileSchemas(options.schemas),
+    opener: { codec: settled, version, migrate: options.migrate, schemaFor: compileSchemas(options.schemas), store: guarded, messages, tags },
     lease: options.lease,
     leaseTime: options.leaseTime ?? DEFAULT_LEASE_TIME,
     readErrors,
     writeErrors,
     measureJson: options.measureJson === true,
     local: localTier(options.local, options.store),
-    tags: new TagBook(),
+    tags,
     channel: options.invalidation,
     origin: Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join(''),
-    messages: createCodec(INVALIDATION_CODEC_OPTIONS),
+    messages,
     unsubscribe: undefined,
   }
-  const { local, channel, tags } = shared
+  const { local, channel } = shared
   if (channel) {
     shared.unsubscribe = channel.subscribe(
       (bytes) => {

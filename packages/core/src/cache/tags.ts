@@ -72,6 +72,27 @@ export async function readGenerations(store: Store, codec: Codec, keys: readonly
 }
 
 /**
+ * The tag stamps (tag → current generation) of entries about to be written, each with its own
+ * tags (or none), in one store round trip for all of them; the book learns the generations.
+ * @throws what the store throws.
+ */
+export async function stampTags(
+  store: Store,
+  codec: Codec,
+  book: TagBook,
+  prefix: string,
+  tagsOf: ReadonlyArray<readonly string[] | undefined>,
+): Promise<Array<ReadonlyMap<string, number> | undefined>> {
+  const all = [...new Set(tagsOf.flatMap((tags) => tags ?? []))]
+  if (all.length === 0) return tagsOf.map(() => undefined)
+  const keys = all.map((tag) => tagKey(prefix, tag))
+  const generations = await readGenerations(store, codec, keys, true)
+  const of = new Map(all.map((tag, i) => [tag, generations[i] as number]))
+  keys.forEach((key, i) => book.learn(key, generations[i]))
+  return tagsOf.map((tags) => (tags === undefined ? undefined : new Map(tags.map((tag) => [tag, of.get(tag) as number]))))
+}
+
+/**
  * What this process last learnt of each tag's generation (full tag keys): from the store, from
  * its own `deleteByTag`, from other processes' announcements. Local copies of tagged entries are
  * checked against it on every hit, so a deletion announced by another process drops them at once.

@@ -1,0 +1,102 @@
+// Opening a stored entry: decode the envelope, check its tags are current, migrate an older schema
+// version, validate against the key's schema. It reports what it found and never counts, emits
+// or deletes: the cache does that with the answer.
+import type { Codec } from '../codec/codec.js'
+import { StowageErrorCode } from '../errors/error-codes.js'
+import { StowageError } from '../errors/stowage-error.js'
+import type { Store } from '../stores/store.js'
+import type { CacheOperation, CacheOptions, MissReason } from './cache-types.js'
+import { validated, type SchemaFinder } from './schemas.js'
+import { readGenerations, tagKey, type TagBook } from './tags.js'
+
+/** A value as read from the store or the local tier. */
+export interface Entry {
+  readonly value: unknown
+  readonly freshUntil: number | undefined
+  /** The tag stamp the entry was written with: tag → generation. */
+  readonly tags?: ReadonlyMap<string, number>
+}
+
+/** What opening an entry needs, settled once per cache. */
+export interface Opener {
+  readonly codec: Codec
+  readonly version: number
+  readonly migrate: CacheOptions['migrate']
+  readonly schemaFor: SchemaFinder | undefined
+  /** Where the tags' generations are read, and how they are encoded. */
+  readonly store: Store
+  readonly messages: Codec
+  readonly tags: TagBook
+}
+
+/**
+ * The outcome: an entry; or a miss with its reason, the error to report (under `operation` when
+ * it is not the caller's own), and whether the stored bytes are worthless and should be deleted;
+ * or a store failure while checking the tags.
+ */
+export type Opened =
+  | { readonly entry: Entry }
+  | { readonly miss: MissReason; readonly error?: unknown; readonly operation?: CacheOperation; readonly drop?: boolean }
+  | { readonly storeError: unknown }
+
+// Why bytes that did not decode are a miss: damaged, or intact but beyond this reader.
+function undecodable(e: unknown): MissReason {
+  const code = StowageError.isInstance(e) ? e.code : undefined
+  if (code === StowageErrorCode.UNSUPPORTED_VERSION || code === StowageErrorCode.UNSUPPORTED_TYPE) return 'unsupported'
+  if (code === StowageErrorCode.LIMIT_EXCEEDED) return 'too-large'
+  return 'corrupt'
+}
+
+// Whether a stamp's generations are still its tags' current ones in the store (and learns them).
+async function tagsCurrent(opener: Opener, prefix: string, stamp: ReadonlyMap<string, number>): Promise<boolean> {
+  const tags = [...stamp.keys()]
+  const keys = tags.map((tag) => tagKey(prefix, tag))
+  const generations = await readGenerations(opener.store, opener.messages, keys, false)
+  keys.forEach((key, i) => opener.tags.learn(key, generations[i]))
+  return tags.every((tag, i) => generations[i] === stamp.get(tag))
+}
+
+/**
+ * Opens the bytes stored under `key` (relative to `prefix`, the namespace and `:`).
+ * @returns what was found; never throws for bad bytes, a failing `migrate` or schema.
+ */
+export async function openEntry(opener: Opener, prefix: string, key: string, bytes: Uint8Array | undefined): Promise<Opened> {
+  if (bytes === undefined) return { miss: 'absent' }
+  let decoded
+  try {
+    decoded = await opener.codec.decodeEnvelopeAsync(bytes)
+  } catch (e) {
+    const reason = undecodable(e)
+    // Damaged bytes are worthless: dropped so the next read can refill them. Intact bytes this
+    // reader cannot use (a newer format, an extension or dictionary it lacks, over its limits)
+    // stay: during a rolling deploy they are what the new writers stored.
+    return { miss: reason, error: e, drop: reason === 'corrupt' }
+  }
+  if (decoded.tags !== undefined) {
+    try {
+      // Deleted by tag: as worthless as damaged bytes.
+      if (!(await tagsCurrent(opener, prefix, decoded.tags))) return { miss: 'invalidated', drop: true }
+    } catch (e) {
+      return { storeError: e }
+    }
+  }
+  const version = decoded.schemaVersion ?? 0
+  let value = decoded.value
+  if (version > opener.version) return { miss: 'newer-version' }
+  if (version < opener.version) {
+    if (!opener.migrate) return { miss: 'older-version' }
+    try {
+      value = await opener.migrate(value, version)
+    } catch (e) {
+      const error = new StowageError(StowageErrorCode.MIGRATION_FAILED, `migrate threw on an entry of version ${version}: ${String((e as Error)?.message ?? e)}`, { cause: e })
+      return { miss: 'older-version', error, operation: 'migrate' }
+    }
+  }
+  const schema = opener.schemaFor?.(key)
+  if (schema !== undefined) {
+    const checked = await validated(schema, key, value)
+    if ('error' in checked) return { miss: 'invalid', error: checked.error }
+    value = checked.value
+  }
+  return { entry: { value, freshUntil: decoded.freshUntil, tags: decoded.tags } }
+}
