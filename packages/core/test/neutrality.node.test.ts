@@ -56,3 +56,23 @@ describe('the entry, with the platform a browser gets, is runtime-neutral', () =
     }
   })
 })
+
+describe('the otel entry (@stowage/core/otel)', () => {
+  const files = reachable('otel/index.ts')
+
+  it('is runtime-neutral too, importing nothing from outside but @opentelemetry/api (types aside)', () => {
+    expect([...files.keys()].map((f) => f.slice(src.length + 1))).toContain('otel/instrument.ts')
+    for (const [file, text] of files) {
+      for (const [statement, spec] of text.matchAll(/^(?:import|export)[^;]*?from\s+'([^']+)'/gm)) {
+        const typesOnly = /^(?:import|export) type /.test(statement)
+        expect(spec!.startsWith('.') || spec === '@opentelemetry/api' || (typesOnly && spec === '@standard-schema/spec'), `${file} imports ${spec}`).toBe(true)
+      }
+      const code = text.replace(/\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '')
+      expect(/\bBuffer\b|\bprocess\b/.test(code), file).toBe(false)
+    }
+  })
+
+  it('is never reached from the main entry', () => {
+    expect([...reachable('index.ts').keys()].filter((f) => f.startsWith(join(src, 'otel')))).toStrictEqual([])
+  })
+})

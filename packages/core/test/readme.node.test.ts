@@ -17,7 +17,10 @@ describe('README examples', () => {
     it(`example ${i + 1} runs without failing its assertions`, async () => {
       mkdirSync(dir, { recursive: true })
       const file = join(dir, `example-${i + 1}.ts`)
-      writeFileSync(file, code.replaceAll("from '@stowage/core'", `from ${JSON.stringify(join(root, 'src', 'index.ts'))}`))
+      const sources = code
+        .replaceAll("from '@stowage/core'", `from ${JSON.stringify(join(root, 'src', 'index.ts'))}`)
+        .replaceAll("from '@stowage/core/otel'", `from ${JSON.stringify(join(root, 'src', 'otel', 'index.ts'))}`)
+      writeFileSync(file, sources)
       await import(/* @vite-ignore */ pathToFileURL(file).href)
     })
   })
