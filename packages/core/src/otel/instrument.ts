@@ -105,8 +105,12 @@ class InstrumentedCache implements Cache {
     return this.inner.getMany(keys) as Promise<never[]>
   }
 
-  setMany(entries: ReadonlyArray<{ readonly key: string; readonly value: unknown; readonly ttl?: number }>): Promise<void> {
+  setMany(entries: ReadonlyArray<{ readonly key: string; readonly value: unknown; readonly ttl?: number; readonly tags?: readonly string[] }>): Promise<void> {
     return this.inner.setMany(entries)
+  }
+
+  deleteByTag(tags: string | readonly string[]): Promise<void> {
+    return this.inner.deleteByTag(tags)
   }
 
   deleteMany(keys: readonly string[]): Promise<number> {
