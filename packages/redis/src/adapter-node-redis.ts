@@ -1,29 +1,46 @@
-import type { RedisClientType } from 'redis'
+import type { RedisClientType, RedisClusterType } from 'redis'
 import { fromBuffer, isWrongType, OTHER_TYPE, pairs, toBuffer, type RedisAdapter } from './adapter.js'
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyClient = RedisClientType<any, any, any, any, any>
 
 const BLOB_STRING = 36
-// RESP_TYPES.ARRAY ('*'): in RESP3 a hash reply is a map; asked as an array, it stays a flat list.
+// RESP_TYPES.ARRAY ('*') and MAP ('%'): a hash reply is an array in RESP2 (node-redis 5's default)
+// and a map in RESP3 (node-redis 6's); asked as arrays, both stay a flat list of fields and values.
 const ARRAY = 42
+const MAP = 37
 
-/** Tells a node-redis (v5+) client by its type-mapping API. */
-export function isNodeRedis(client: unknown): client is AnyClient {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyCluster = RedisClusterType<any, any, any, any, any>
+
+/** Tells a node-redis (v5+) client or cluster by its type-mapping API. */
+export function isNodeRedis(client: unknown): client is AnyClient | AnyCluster {
   return typeof client === 'object' && client !== null && typeof (client as AnyClient).withTypeMapping === 'function' && typeof (client as AnyClient).sendCommand === 'function'
+}
+
+/** Tells a node-redis cluster (`createCluster`) from a single client: it knows its masters. */
+export function isNodeRedisCluster(client: unknown): client is AnyCluster {
+  return isNodeRedis(client) && typeof (client as AnyCluster).nodeClient === 'function' && Array.isArray((client as AnyCluster).masters)
 }
 
 function setOptions(ttl: number | undefined) {
   return ttl === undefined ? { GET: true } : { expiration: { type: 'PX' as const, value: Math.ceil(ttl) }, GET: true }
 }
 
-export function nodeRedisAdapter(client: AnyClient): RedisAdapter {
+/**
+ * The adapter over a node-redis client or cluster. A cluster sends each command to the master of
+ * its key's slot (the store only ever groups keys of one slot), and scans every master.
+ */
+export function nodeRedisAdapter(client: AnyClient | AnyCluster): RedisAdapter {
+  const cluster = isNodeRedisCluster(client)
   // Bulk strings come back as Buffers instead of being decoded as UTF-8 text. 36 is node-redis's
   // RESP_TYPES.BLOB_STRING ('$'), inlined so that loading this package never needs 'redis'.
-  const typed = client.withTypeMapping({ [BLOB_STRING]: Buffer })
+  // The two kinds share these commands' signatures; only sendCommand and scanning differ.
+  const typed = (client as AnyClient).withTypeMapping({ [BLOB_STRING]: Buffer })
+  const flat = { typeMapping: { [BLOB_STRING]: Buffer, [ARRAY]: Array, [MAP]: Array } }
   return {
-    kind: 'node-redis',
-    isCluster: false,
+    kind: cluster ? 'node-redis-cluster' : 'node-redis',
+    isCluster: cluster,
     async get(key) {
       return fromBuffer((await typed.get(key)) as Buffer | null)
     },
@@ -58,13 +75,14 @@ export function nodeRedisAdapter(client: AnyClient): RedisAdapter {
       return ((await typed.mGet([...keys])) as Array<Buffer | null>).map(fromBuffer)
     },
     async del(keys) {
-      return keys.length === 0 ? 0 : Number(await client.del([...keys]))
+      return keys.length === 0 ? 0 : Number(await typed.del([...keys]))
     },
     async hget(key, field) {
       return fromBuffer((await typed.hGet(key, field)) as Buffer | null)
     },
     async hgetall(key) {
-      return pairs((await typed.sendCommand(['HGETALL', key], { typeMapping: { [BLOB_STRING]: Buffer, [ARRAY]: Array } })) as Buffer[])
+      const reply = cluster ? (client as AnyCluster).sendCommand(key, true, ['HGETALL', key], flat) : (client as AnyClient).sendCommand(['HGETALL', key], flat)
+      return pairs((await reply) as unknown as Buffer[])
     },
     async hset(key, field, value, ttl) {
       const multi = typed.multi().hSet(key, field, toBuffer(value))
@@ -73,10 +91,13 @@ export function nodeRedisAdapter(client: AnyClient): RedisAdapter {
       await multi.exec()
     },
     async hdel(key, field) {
-      return Number(await client.hDel(key, field))
+      return Number(await typed.hDel(key, field))
     },
     async *scan(pattern, count) {
-      for await (const keys of client.scanIterator({ MATCH: pattern, COUNT: count })) yield* keys as string[]
+      const nodes = cluster ? await Promise.all((client as AnyCluster).masters.map((master) => (client as AnyCluster).nodeClient(master))) : [client as AnyClient]
+      for (const node of nodes) {
+        for await (const keys of node.scanIterator({ MATCH: pattern, COUNT: count })) yield* keys as string[]
+      }
     },
     async quit() {
       await client.close()

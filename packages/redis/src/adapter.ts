@@ -4,7 +4,7 @@
  * Values go out as Buffers wrapping the caller's bytes (no copy) and come back as Uint8Arrays.
  */
 export interface RedisAdapter {
-  readonly kind: 'ioredis' | 'ioredis-cluster' | 'node-redis'
+  readonly kind: 'ioredis' | 'ioredis-cluster' | 'node-redis' | 'node-redis-cluster'
   readonly isCluster: boolean
   get(key: string): Promise<Uint8Array | null>
   /** GET and PTTL in one round trip: the value, and its remaining TTL in ms (-1: none, -2: no key). */

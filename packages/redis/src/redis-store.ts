@@ -35,7 +35,7 @@ const CHUNK_KEY = /^\{.*\}:chunk:[0-9a-f]{16}:\d+$/
 /** A {@link Store} over Redis, with the client library it runs on. */
 export interface RedisStore extends Required<Store> {
   /** Which client library and topology the store drives. */
-  readonly clientKind: 'ioredis' | 'ioredis-cluster' | 'node-redis'
+  readonly clientKind: 'ioredis' | 'ioredis-cluster' | 'node-redis' | 'node-redis-cluster'
 }
 
 function failure(what: string, e: unknown): StowageError {
@@ -347,7 +347,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const { client } = options
   if (isIoredis(client)) return new RedisStoreImpl(ioredisAdapter(client), false, timeout, chunkSize, scanCount)
   if (isNodeRedis(client)) return new RedisStoreImpl(nodeRedisAdapter(client), false, timeout, chunkSize, scanCount)
-  throw invalid('client must be an ioredis Redis or Cluster, or a node-redis client')
+  throw invalid('client must be an ioredis Redis or Cluster, or a node-redis client or cluster')
 }
 
 /** The first 16 bytes of every chunk manifest: a value that starts with them is always stored as chunks. */

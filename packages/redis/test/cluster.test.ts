@@ -1,24 +1,36 @@
 import { describeStoreContract } from '@stowage/store-contract'
 import calculateSlot from 'cluster-key-slot'
 import { Cluster } from 'ioredis'
+import { createCluster } from 'redis'
+import { createCluster as createCluster6 } from 'redis6'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { chunkKey } from '../src/chunks.js'
-import { createRedisStore } from '../src/index.js'
+import { createCache } from '@stowage/core'
+import { createRedisInvalidation, createRedisLease, createRedisStore } from '../src/index.js'
 
 // A real three-master cluster on loopback, started by global-setup.ts (redis-cli --cluster create).
 let cluster: Cluster
+let nodeCluster: ReturnType<typeof createCluster>
+let nodeCluster6: ReturnType<typeof createCluster6>
 beforeAll(async () => {
   cluster = new Cluster(inject('clusterNodes'))
   await new Promise<void>((resolve, reject) => {
     cluster.once('ready', resolve)
     cluster.once('error', reject)
   })
+  const rootNodes = inject('clusterNodes').map(({ host, port }) => ({ url: `redis://${host}:${port}` }))
+  nodeCluster = createCluster({ rootNodes })
+  nodeCluster6 = createCluster6({ rootNodes })
+  await Promise.all([nodeCluster.connect(), nodeCluster6.connect()])
 })
 afterAll(async () => {
   await cluster.quit()
+  await Promise.all([nodeCluster.close(), nodeCluster6.close()])
 })
 
 describeStoreContract({ name: 'redis cluster (ioredis Cluster)', createStore: () => createRedisStore({ client: cluster }) })
+describeStoreContract({ name: 'redis cluster (node-redis 5 createCluster)', createStore: () => createRedisStore({ client: nodeCluster }) })
+describeStoreContract({ name: 'redis cluster (node-redis 6 createCluster, RESP3)', createStore: () => createRedisStore({ client: nodeCluster6 }) })
 
 describe('redis store on a cluster', () => {
   it('batches keys spread over many slots, one round trip per slot', async () => {
@@ -66,4 +78,28 @@ describe('redis store on a cluster', () => {
     await store.clear(p)
     expect(await store.getMany(keys)).toStrictEqual(keys.map(() => undefined))
   })
+
+  for (const kind of ['ioredis Cluster', 'node-redis 5 createCluster', 'node-redis 6 createCluster'] as const) {
+    it(`a lease and an invalidation channel work over a cluster too (${kind})`, async () => {
+      const client = kind === 'ioredis Cluster' ? cluster : kind === 'node-redis 5 createCluster' ? nodeCluster : nodeCluster6
+      const namespace = `cl-${Math.random().toString(36).slice(2)}`
+      const channel = `stowage-test:${namespace}`
+      const [ca, cb] = await Promise.all([createRedisInvalidation({ client, channel }), createRedisInvalidation({ client, channel })])
+      const lease = createRedisLease({ client })
+      const a = createCache({ store: createRedisStore({ client }), namespace, invalidation: ca, lease, local: { ttl: 60_000 } })
+      const b = createCache({ store: createRedisStore({ client }), namespace, invalidation: cb, lease, local: { ttl: 60_000 } })
+      let loads = 0
+      const load = async () => (++loads, 'v1')
+      expect(await Promise.all([a.getOrSet('k', load), b.getOrSet('k', load)])).toStrictEqual(['v1', 'v1'])
+      expect(loads).toBe(1)
+      await a.set('k', 'v2')
+      const deadline = Date.now() + 3_000
+      while ((await b.get('k')) !== 'v2') {
+        if (Date.now() > deadline) throw new Error('the message never came')
+        await new Promise((r) => setTimeout(r, 10))
+      }
+      await a.clear()
+      await Promise.all([ca.close(), cb.close()])
+    })
+  }
 })

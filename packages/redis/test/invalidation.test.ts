@@ -1,6 +1,7 @@
 import { createCache } from '@stowage/core'
 import { Redis } from 'ioredis'
 import { createClient } from 'redis'
+import { createClient as createClient6 } from 'redis6'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { createRedisInvalidation, createRedisStore } from '../src/index.js'
 
@@ -49,8 +50,14 @@ describe('invalidation over Redis pub/sub', () => {
       const client = new Redis(url, { connectionName: name, retryStrategy: () => 300 })
       return { client, quit: () => client.quit() }
     },
-    'node-redis': async (name: string) => {
+    'node-redis 5': async (name: string) => {
       const client = createClient({ url, name, socket: { reconnectStrategy: () => 300 } })
+      client.on('error', () => {})
+      await client.connect()
+      return { client, quit: () => client.close() }
+    },
+    'node-redis 6, RESP3': async (name: string) => {
+      const client = createClient6({ url, name, socket: { reconnectStrategy: () => 300 } })
       client.on('error', () => {})
       await client.connect()
       return { client, quit: () => client.close() }

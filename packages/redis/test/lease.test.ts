@@ -1,6 +1,8 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { Redis } from 'ioredis'
+import { createClient } from 'redis'
+import { createClient as createClient6 } from 'redis6'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { createCache, createMemoryStore } from '@stowage/core'
 import { createRedisLease } from '../src/index.js'
@@ -66,8 +68,22 @@ describe('a Redis lease across processes', () => {
     await client.del(counter, `${namespace}:cold`)
   }, 30_000)
 
-  it('gives a lease back only while it is still its own', async () => {
-    const lease = createRedisLease({ client })
+  const clients = {
+    ioredis: async () => ({ client, quit: async () => {} }),
+    'node-redis 5': async () => {
+      const c = createClient({ url })
+      await c.connect()
+      return { client: c, quit: () => c.close() }
+    },
+    'node-redis 6, RESP3': async () => {
+      const c = createClient6({ url })
+      await c.connect()
+      return { client: c, quit: () => c.close() }
+    },
+  }
+  for (const [kind, connect] of Object.entries(clients)) it(`gives a lease back only while it is still its own (${kind})`, async () => {
+    const own = await connect()
+    const lease = createRedisLease({ client: own.client })
     const key = `lease-own-${Math.random()}`
     const release = await lease.acquire(key, 50)
     expect(release).toBeTypeOf('function')
@@ -79,5 +95,6 @@ describe('a Redis lease across processes', () => {
     await second!()
     expect(await lease.acquire(key, 50)).toBeTypeOf('function')
     expect(() => createCache({ store: createMemoryStore(), lease: {} as never })).toThrow()
+    await own.quit()
   })
 })

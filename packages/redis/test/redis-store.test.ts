@@ -3,6 +3,7 @@ import { describeStoreContract } from '@stowage/store-contract'
 import { Redis } from 'ioredis'
 import { Redis as Redis5 } from 'ioredis5'
 import { createClient } from 'redis'
+import { createClient as createClient6 } from 'redis6'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { chunkKey, hashTag, MANIFEST_MAGIC } from '../src/chunks.js'
 import { createRedisStore } from '../src/index.js'
@@ -14,26 +15,31 @@ const prefix = () => `stowage-test:${Math.random().toString(36).slice(2)}:`
 let raw: Redis
 let ioredis5: Redis5
 let nodeRedis: ReturnType<typeof createClient>
+let nodeRedis6: ReturnType<typeof createClient6>
 beforeAll(async () => {
   raw = new Redis(url)
   ioredis5 = new Redis5(url)
   nodeRedis = createClient({ url })
   await nodeRedis.connect()
+  nodeRedis6 = createClient6({ url })
+  await nodeRedis6.connect()
 })
 afterAll(async () => {
   await raw.quit()
   await ioredis5.quit()
   await nodeRedis.close()
+  await nodeRedis6.close()
 })
 
 describeStoreContract({ name: 'redis (ioredis 6, own connection from a url)', createStore: () => createRedisStore({ url }) })
 describeStoreContract({ name: 'redis (an ioredis 5 client)', createStore: () => createRedisStore({ client: ioredis5 }) })
 describeStoreContract({ name: 'redis (a node-redis 5 client)', createStore: () => createRedisStore({ client: nodeRedis }) })
+describeStoreContract({ name: 'redis (a node-redis 6 client, RESP3)', createStore: () => createRedisStore({ client: nodeRedis6 }) })
 
 describe('redis store', () => {
   it('sends bytes as bytes: a Uint8Array never becomes the text "1,2,255"', async () => {
     const key = `${prefix()}bytes`
-    for (const client of [raw, ioredis5, nodeRedis] as const) {
+    for (const client of [raw, ioredis5, nodeRedis, nodeRedis6] as const) {
       const store = createRedisStore({ client })
       await store.set(key, new Uint8Array([1, 2, 255]))
       expect([...((await raw.getBuffer(key)) as Buffer)]).toStrictEqual([1, 2, 255])
