@@ -93,6 +93,21 @@ export function describeStoreContract(options: StoreContractOptions): void {
         await Promise.all(names.map((name, i) => store.set(k(name), bytes(i))))
         for (const [i, name] of names.entries()) expectBytes(await store.get(k(name)), bytes(i))
       })
+      it('keeps a key with NUL and a 65,536-character key exactly; refuses longer keys and lone surrogates', async () => {
+        const long = k('x').padEnd(65_536, 'y')
+        const names = [k('a\u0000b'), k('a'), k('a\u0000'), long]
+        await Promise.all(names.map((name, i) => store.set(name, bytes(i))))
+        for (const [i, name] of names.entries()) expectBytes(await store.get(name), bytes(i))
+        if (store.keys) expect((await collect(store.keys(prefix))).filter((key) => key.includes('\u0000'))).toStrictEqual([k('a\u0000'), k('a\u0000b')].sort())
+        await store.delete(long)
+        // Lone surrogates have no UTF-8 form: stored, 'a\uD800' and 'a\uDFFF' would be one key.
+        for (const bad of [k('a\uD800'), k('a\uDFFF'), k('\uDC00x'), long + 'z']) {
+          expect(isStowageError(await rejection(store.set(bad, bytes(1))), 'INVALID_ARGUMENT'), JSON.stringify(bad.slice(-8))).toBe(true)
+          expect(isStowageError(await rejection(store.get(bad)), 'INVALID_ARGUMENT')).toBe(true)
+        }
+        await store.set(k('😀'), bytes(5)) // a surrogate pair is fine
+        expectBytes(await store.get(k('😀')), bytes(5))
+      })
       it('refuses a value that is not a Uint8Array and a bad TTL with a StowageError', async () => {
         expect(isStowageError(await rejection(store.set(k('a'), 'text' as unknown as Uint8Array)))).toBe(true)
         for (const bad of [0, -5, Number.NaN, Infinity]) {

@@ -1,11 +1,29 @@
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
 
-/** @throws {StowageError} INVALID_ARGUMENT unless `key` is a non-empty string. */
+/** The longest key, in UTF-16 code units. */
+export const MAX_KEY_LENGTH = 65_536
+
+// String.prototype.isWellFormed (ES2024: Node 20, every current browser) is native; the pattern is
+// for older engines (in a `u` pattern a surrogate pair is one code point, so only lone ones match).
+const LONE_SURROGATE = /\p{Cs}/u
+const wellFormed: (text: string) => boolean =
+  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function'
+    ? (text) => (text as unknown as { isWellFormed(): boolean }).isWellFormed()
+    : (text) => !LONE_SURROGATE.test(text)
+
+/**
+ * Checks a key: a string of 1 to {@link MAX_KEY_LENGTH} code units without lone surrogates. A
+ * lone surrogate has no UTF-8 form: Redis and IndexedDB would store `a\uD800` and `a\uDFFF` under
+ * one key (`a\uFFFD`), so such keys are refused everywhere rather than merged.
+ * @throws {StowageError} INVALID_ARGUMENT otherwise.
+ */
 export function checkKey(key: unknown): asserts key is string {
   if (typeof key !== 'string' || key.length === 0) {
     throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `a key must be a non-empty string, got ${typeof key === 'string' ? 'an empty string' : typeof key}`)
   }
+  if (key.length > MAX_KEY_LENGTH) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `a key is at most ${MAX_KEY_LENGTH} characters, got ${key.length}`)
+  if (!wellFormed(key)) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'a key must not hold lone surrogates (they have no UTF-8 form, so stores would merge such keys)')
 }
 
 /** @throws {StowageError} INVALID_ARGUMENT unless `ttl` is undefined or a positive, finite number of milliseconds. */
