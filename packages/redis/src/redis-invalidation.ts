@@ -4,6 +4,8 @@ import type { RedisClientType } from 'redis'
 import { toBuffer } from './adapter.js'
 import { isIoredis } from './adapter-ioredis.js'
 import { isNodeRedis } from './adapter-node-redis.js'
+import { withDeadline } from './deadline.js'
+import { DEFAULT_COMMAND_TIMEOUT } from './redis-store.js'
 
 /** Options of {@link createRedisInvalidation}. */
 export interface RedisInvalidationOptions {
@@ -11,6 +13,8 @@ export interface RedisInvalidationOptions {
   readonly client: unknown
   /** The pub/sub channel. Defaults to `'stowage:invalidate'` ({@link DEFAULT_INVALIDATION_CHANNEL}). */
   readonly channel?: string
+  /** Longest wait for subscribing and for each publish, in ms. Defaults to 2000 (`DEFAULT_COMMAND_TIMEOUT`). */
+  readonly timeout?: number
 }
 
 /** Default of {@link RedisInvalidationOptions.channel}. */
@@ -25,10 +29,14 @@ export type RedisInvalidation = InvalidationChannel & { close(): Promise<void> }
  * the others' local copies. Messages are Stowage envelopes, the same bytes a browser sends over
  * BroadcastChannel (FORMAT.md, "Invalidation messages").
  *
- * @throws {StowageError} INVALID_ARGUMENT for an unknown client; STORE_ERROR when subscribing fails.
+ * Subscribing and each publish have a deadline (`timeout`): a paused Redis makes them reject with
+ * STORE_ERROR, never hang; a publish that timed out may still be delivered if Redis resumes.
+ * @throws {StowageError} INVALID_ARGUMENT for an unknown client or a bad timeout; STORE_ERROR when subscribing fails or times out.
  */
 export async function createRedisInvalidation(options: RedisInvalidationOptions): Promise<RedisInvalidation> {
   const channel = options.channel ?? DEFAULT_INVALIDATION_CHANNEL
+  const timeout = options.timeout ?? DEFAULT_COMMAND_TIMEOUT
+  if (!(Number.isFinite(timeout) && timeout > 0)) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `timeout must be a positive number of ms, got ${String(timeout)}`)
   const listeners = new Set<(message: Uint8Array) => void>()
   const gapListeners = new Set<() => void>()
   // Called when the subscriber connection drops, and again once it is subscribed anew: whatever
@@ -62,7 +70,10 @@ export async function createRedisInvalidation(options: RedisInvalidationOptions)
       subscriber.on('messageBuffer', (from: Buffer, message: Buffer) => {
         if (from.toString() === channel) deliver(message)
       })
-      await subscriber.subscribe(channel)
+      await withDeadline(subscriber.subscribe(channel), timeout, `SUBSCRIBE ${channel}`).catch((e: unknown) => {
+        subscriber.disconnect()
+        throw e
+      })
       // ioredis subscribes again by itself after reconnecting; subscribing once more waits for it.
       subscriber.on('close', lost)
       subscriber.on('ready', () => back(() => subscriber.subscribe(channel)))
@@ -72,8 +83,14 @@ export async function createRedisInvalidation(options: RedisInvalidationOptions)
       const nodeClient = client as RedisClientType
       const subscriber = nodeClient.duplicate()
       subscriber.on('error', () => {})
-      await subscriber.connect()
-      await subscriber.subscribe(channel, (message: Buffer) => deliver(message), true)
+      const subscribing = (async () => {
+        await subscriber.connect()
+        await subscriber.subscribe(channel, (message: Buffer) => deliver(message), true)
+      })()
+      await withDeadline(subscribing, timeout, `SUBSCRIBE ${channel}`).catch((e: unknown) => {
+        subscriber.destroy()
+        throw e
+      })
       // node-redis subscribes again by itself once it is ready.
       subscriber.on('reconnecting', lost)
       subscriber.on('ready', () => back(async () => {}))
@@ -89,8 +106,9 @@ export async function createRedisInvalidation(options: RedisInvalidationOptions)
   return {
     async publish(message) {
       try {
-        await publish(message)
+        await withDeadline(publish(message), timeout, `PUBLISH ${channel}`)
       } catch (e) {
+        if (StowageError.isInstance(e)) throw e
         throw new StowageError(StowageErrorCode.STORE_ERROR, `publishing on ${channel} failed`, { cause: e })
       }
     },

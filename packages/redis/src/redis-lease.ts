@@ -6,6 +6,8 @@ import type { Cluster, Redis } from 'ioredis'
 import type { RedisClientType } from 'redis'
 import { isIoredis } from './adapter-ioredis.js'
 import { isNodeRedis } from './adapter-node-redis.js'
+import { withDeadline } from './deadline.js'
+import { DEFAULT_COMMAND_TIMEOUT } from './redis-store.js'
 
 /** Options of {@link createRedisLease}. */
 export interface RedisLeaseOptions {
@@ -13,6 +15,8 @@ export interface RedisLeaseOptions {
   readonly client: unknown
   /** Prefix of the lease keys. Defaults to `'#lease:'` ({@link DEFAULT_LEASE_PREFIX}): `#` never starts a cache namespace. */
   readonly prefix?: string
+  /** Longest wait for taking or giving back a lease, in ms. Defaults to 2000 (`DEFAULT_COMMAND_TIMEOUT`). */
+  readonly timeout?: number
 }
 
 /** Default of {@link RedisLeaseOptions.prefix}. */
@@ -26,11 +30,14 @@ function token(): string {
 
 /**
  * Creates a lease over Redis for `createCache({ lease })`: one process in a fleet runs a
- * `getOrSet` loader for a key, the others wait for its value.
- * @throws {StowageError} INVALID_ARGUMENT for an unknown client.
+ * `getOrSet` loader for a key, the others wait for its value. Taking and giving back have a deadline
+ * (`timeout`): against a paused Redis they reject with STORE_ERROR (the cache then loads alone).
+ * @throws {StowageError} INVALID_ARGUMENT for an unknown client or a bad timeout.
  */
 export function createRedisLease(options: RedisLeaseOptions): LoadLease {
   const prefix = options.prefix ?? DEFAULT_LEASE_PREFIX
+  const timeout = options.timeout ?? DEFAULT_COMMAND_TIMEOUT
+  if (!(Number.isFinite(timeout) && timeout > 0)) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `timeout must be a positive number of ms, got ${String(timeout)}`)
   const { client } = options
   let take: (key: string, value: string, ms: number) => Promise<boolean>
   let give: (key: string, value: string) => Promise<unknown>
@@ -49,9 +56,9 @@ export function createRedisLease(options: RedisLeaseOptions): LoadLease {
     async acquire(key, ms) {
       const leaseKey = prefix + key
       const mine = token()
-      if (!(await take(leaseKey, mine, Math.ceil(ms)))) return undefined
+      if (!(await withDeadline(take(leaseKey, mine, Math.ceil(ms)), timeout, 'SET NX (lease)'))) return undefined
       return async () => {
-        await give(leaseKey, mine)
+        await withDeadline(give(leaseKey, mine), timeout, 'EVAL (lease release)')
       }
     },
   }

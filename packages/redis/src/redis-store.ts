@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import { OTHER_TYPE, type RedisAdapter } from './adapter.js'
 import { ioredisAdapter, isIoredis } from './adapter-ioredis.js'
 import { isNodeRedis, nodeRedisAdapter } from './adapter-node-redis.js'
+import { withDeadline } from './deadline.js'
 import { checksum, chunkKey, chunkKeys, MANIFEST_MAGIC, newGeneration, readManifest, startsWithMagic, writeManifest, type Manifest } from './chunks.js'
 import { bySlot } from './slots.js'
 
@@ -225,19 +226,9 @@ class RedisStoreImpl implements RedisStore {
   // One Redis call, bounded by the command timeout and with its failure typed.
   private async call<T>(what: string, fn: (adapter: RedisAdapter) => Promise<T>): Promise<T> {
     this.open()
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const work = fn(this.adapter)
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const cause = this.lastError()
-        const why = cause === undefined ? '' : ` (the connection: ${String((cause as Error)?.message ?? cause)})`
-        reject(new StowageError(StowageErrorCode.STORE_ERROR, `Redis ${what} timed out after ${this.timeout} ms${why}`, { cause }))
-      }, this.timeout)
-    })
     try {
-      return await Promise.race([work, timeout])
+      return await withDeadline(fn(this.adapter), this.timeout, what, this.lastError)
     } catch (e) {
-      work.catch(() => {}) // a late failure of a timed-out command must not become an unhandled rejection
       const connection = this.lastError()
       if (connection !== undefined && !StowageError.isInstance(e)) {
         // The command's own error ("max retries reached") says less than why the connection is down.
@@ -245,8 +236,6 @@ class RedisStoreImpl implements RedisStore {
         throw new StowageError(StowageErrorCode.STORE_ERROR, message, { cause: connection })
       }
       throw failure(what, e)
-    } finally {
-      clearTimeout(timer)
     }
   }
 

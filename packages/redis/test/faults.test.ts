@@ -1,7 +1,8 @@
 import { createCache, StowageError, StowageErrorCode, type CacheEvents } from '@stowage/core'
 import { Redis } from 'ioredis'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createRedisStore } from '../src/index.js'
+import { createRedisInvalidation, createRedisLease, createRedisStore } from '../src/index.js'
+import { createClient } from 'redis'
 import { startRedisServer, type RedisServer } from '@stowage/redis-server'
 
 // Each test starts its own redis-server, kills it mid-run and starts it again on the same port.
@@ -109,4 +110,46 @@ describe('the circuit breaker over a real Redis', () => {
     expect(states.at(-1)).toBe('closed')
     await store.close()
   })
+
+  for (const kind of ['ioredis', 'node-redis'] as const) {
+    it(`${kind}: a paused Redis never leaves a call pending: store, SCAN, publish, subscribe and lease all reject in time`, async () => {
+      server = await startRedisServer()
+      const client =
+        kind === 'ioredis'
+          ? new Redis(server.url)
+          : await (async () => {
+              const c = createClient({ url: server!.url })
+              c.on('error', () => {})
+              await c.connect()
+              return c
+            })()
+      const timeout = 300
+      const store = createRedisStore({ client, commandTimeout: timeout })
+      const channel = await createRedisInvalidation({ client, timeout })
+      const lease = createRedisLease({ client, timeout })
+      await store.set('k', new Uint8Array([1]))
+      server.pause()
+      const calls: Array<[string, () => Promise<unknown>]> = [
+        ['get', () => store.get('k')],
+        ['set', () => store.set('k', new Uint8Array([2]))],
+        ['keys (SCAN)', async () => {
+          for await (const key of store.keys('')) void key
+        }],
+        ['publish', () => channel.publish(new Uint8Array([0xc1]))],
+        ['subscribe', () => createRedisInvalidation({ client, timeout, channel: 'another' })],
+        ['lease', () => lease.acquire('k', 1_000)],
+      ]
+      for (const [name, call] of calls) {
+        const [result, ms] = await timed(call())
+        expect(StowageError.isInstance(result) && result.code, name).toBe(StowageErrorCode.STORE_ERROR)
+        expect(ms, name).toBeLessThan(timeout + 1_000)
+      }
+      server.resume()
+      // What timed out was still sent: once Redis resumes it runs it (documented).
+      expect([...((await eventually(() => store.get('k'))) ?? [])]).toStrictEqual([2])
+      await channel.close()
+      if (kind === 'ioredis') await (client as Redis).quit()
+      else await (client as ReturnType<typeof createClient>).close()
+    }, 30_000)
+  }
 })

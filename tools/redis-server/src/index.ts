@@ -10,6 +10,10 @@ export interface RedisServer {
   readonly port: number
   readonly url: string
   stop(): Promise<void>
+  /** Freezes the server (SIGSTOP): connections stay open and nothing answers, as on a stalled host. */
+  pause(): void
+  /** Thaws a paused server (SIGCONT). */
+  resume(): void
 }
 
 /** A TCP port nobody listens on right now. */
@@ -74,6 +78,12 @@ export async function startRedisServer(options: { port?: number; cluster?: boole
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
+    pause() {
+      child.kill('SIGSTOP')
+    },
+    resume() {
+      child.kill('SIGCONT')
+    },
     async stop() {
       if (child.exitCode === null) child.kill('SIGKILL')
       await exited
