@@ -147,6 +147,7 @@ const redisPass = JSON.parse(lastLine(run('redis-bench.ts'))) as RedisPass
 const redis = redisTables(redisPass)
 const bundles = run('bundle-bench.ts')
 const caches = run('cache-bench.ts')
+const memoryStore = run('memory-store-bench.ts')
 const idb = run('idb-bench.ts')
 const streams = run('inflate-bench.ts')
 const clean = JSON.parse(lastLine(run('codec-bench.ts'))) as CodecPass
@@ -313,9 +314,19 @@ the in-process tier (its default in front of Redis). Ops/s are medians of three 
 order rotated; a hit is a read of a key set before. Values: a real 1 kB webhook payload and W1-1000.
 Cross-process stampede protection is a test, not a timing: packages/redis/test/lease.test.ts runs 4
 real Node processes × 50 concurrent \`getOrSet\` of a cold key against one Redis and expects one
-loader call (without the lease: 4). Not built yet (issue 10 is open): tags and OpenTelemetry.
+loader call (without the lease: 4). Tags, the OpenTelemetry wrapper and deleteByTag across
+processes are tested (packages/core/test/cache-tags.test.ts, otel.node.test.ts,
+packages/redis/test/invalidation.test.ts), not timed here.
 
 ${markdown(caches)}
+
+## Memory store accounting (issue 12)
+
+The memory store counts each entry as its value, its key and \`MEMORY_ENTRY_OVERHEAD\` (600 B, half
+of it per bundle field); its \`maxBytes\` is only a budget if that count is close to the memory
+really taken.
+
+${markdown(memoryStore)}
 
 ## Codec table, no Redis client loaded
 

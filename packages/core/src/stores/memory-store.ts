@@ -15,16 +15,26 @@ export interface MemoryStoreOptions {
 export const DEFAULT_MEMORY_MAX_BYTES = 64 * 1024 * 1024
 /** Default of {@link MemoryStoreOptions.sweepInterval}: 30 s. */
 export const DEFAULT_SWEEP_INTERVAL = 30_000
-/** Bytes counted per entry on top of its value and key: a rough cost of the Map slot and record. */
-export const MEMORY_ENTRY_OVERHEAD = 64
+/**
+ * Bytes counted per entry on top of its value and key (half of it per bundle field): what a Map
+ * slot, the entry record and a Uint8Array with its allocation cost in V8, measured as RSS (see
+ * apps/bench/RESULTS.md, "Memory store accounting"). A store of small values then really takes
+ * about what it counts, not four times as much.
+ */
+export const MEMORY_ENTRY_OVERHEAD = 600
 
 interface Entry {
   /** The value, or undefined when the key holds a bundle. */
   readonly value: Uint8Array | undefined
-  /** The bundle's fields, or undefined when the key holds a value. */
+  /** The bundle's fields, or undefined when the key holds a value; changed in place. */
   readonly fields: Map<string, Uint8Array> | undefined
-  readonly expiresAt: number
-  readonly size: number
+  expiresAt: number
+  size: number
+}
+
+// What one bundle field counts for.
+function fieldSize(field: string, bytes: Uint8Array): number {
+  return field.length * 2 + bytes.byteLength + MEMORY_ENTRY_OVERHEAD / 2
 }
 
 function wrongType(key: string, want: string): StowageError {
@@ -152,9 +162,22 @@ class LruMemoryStore implements MemoryStore {
     if (typeof field !== 'string') throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'a field must be a string')
     checkBytes(value)
     checkTtl(options?.ttl)
-    const fields = new Map(this.bundle(key) ?? [])
-    fields.set(field, value.slice())
-    this.put(key, undefined, fields, options?.ttl)
+    const copy = value.slice()
+    const fields = this.bundle(key)
+    if (fields === undefined) {
+      this.put(key, undefined, new Map([[field, copy]]), options?.ttl)
+      return
+    }
+    // In place, so a bundle of n fields costs O(n) to build, not O(n²).
+    const entry = this.entries.get(key) as Entry
+    const old = fields.get(field)
+    const delta = fieldSize(field, copy) - (old === undefined ? 0 : fieldSize(field, old))
+    this.fits(entry.size + delta)
+    fields.set(field, copy)
+    entry.size += delta
+    entry.expiresAt = options?.ttl === undefined ? Infinity : Date.now() + options.ttl
+    this.bytes += delta
+    this.evict()
   }
 
   async deleteField(key: string, field: string): Promise<boolean> {
@@ -163,10 +186,14 @@ class LruMemoryStore implements MemoryStore {
     const current = this.bundle(key)
     if (current === undefined || !current.has(field)) return false
     const entry = this.entries.get(key) as Entry
-    const fields = new Map(current)
-    fields.delete(field)
-    if (fields.size === 0) this.remove(key)
-    else this.put(key, undefined, fields, entry.expiresAt === Infinity ? undefined : entry.expiresAt - Date.now())
+    if (current.size === 1) {
+      this.remove(key)
+      return true
+    }
+    const size = fieldSize(field, current.get(field) as Uint8Array)
+    current.delete(field)
+    entry.size -= size
+    this.bytes -= size
     return true
   }
 
@@ -216,11 +243,16 @@ class LruMemoryStore implements MemoryStore {
 
   private put(key: string, value: Uint8Array | undefined, fields: Map<string, Uint8Array> | undefined, ttl: number | undefined): void {
     let size = key.length * 2 + MEMORY_ENTRY_OVERHEAD + (value?.byteLength ?? 0)
-    for (const [field, bytes] of fields ?? []) size += field.length * 2 + bytes.byteLength + MEMORY_ENTRY_OVERHEAD / 2
+    for (const [field, bytes] of fields ?? []) size += fieldSize(field, bytes)
     this.fits(size)
     this.remove(key)
     this.entries.set(key, { value, fields, expiresAt: ttl === undefined ? Infinity : Date.now() + ttl, size })
     this.bytes += size
+    this.evict()
+  }
+
+  // Least recently used first, until the budget holds (the entry just written is the newest).
+  private evict(): void {
     for (const [oldest] of this.entries) {
       if (this.bytes <= this.maxBytes) break
       this.remove(oldest)
