@@ -1,11 +1,17 @@
 import type { Cluster, Redis } from 'ioredis'
-import { fromBuffer, isWrongType, OTHER_TYPE, pairs, toBuffer, type RedisAdapter } from './adapter.js'
+import { fromBuffer, pairs, toBuffer, type RedisAdapter } from './adapter.js'
+import { DEL_RETURNING_HEAD, isNoScript, SET_RETURNING_HEAD, sha1 } from './scripts.js'
 
 type Client = Redis | Cluster
 type Reply = [Error | null, unknown]
 
 function ttlArgs(ttl: number | undefined): Array<string | number> {
   return ttl === undefined ? [] : ['PX', Math.ceil(ttl)]
+}
+
+// The scripts' TTL argument: milliseconds, or empty for none.
+function ttlArg(ttl: number | undefined): string {
+  return ttl === undefined ? '' : String(Math.ceil(ttl))
 }
 
 function replies(results: Reply[] | null): unknown[] {
@@ -23,6 +29,30 @@ export function isIoredis(client: unknown): client is Client {
 
 export function ioredisAdapter(client: Client): RedisAdapter {
   const isCluster = (client as { isCluster?: boolean }).isCluster === true
+  // EVALSHA, and EVAL once when the server's script cache does not have it (a restart, SCRIPT FLUSH).
+  const evalHead = async (script: string, key: string, args: Array<Buffer | string>): Promise<Uint8Array | null> => {
+    try {
+      return fromBuffer((await client.callBuffer('EVALSHA', sha1(script), 1, key, ...args)) as Buffer | null)
+    } catch (e) {
+      if (!isNoScript(e)) throw e
+      return fromBuffer((await client.callBuffer('EVAL', script, 1, key, ...args)) as Buffer | null)
+    }
+  }
+  // Pipelined; the calls refused with NOSCRIPT did not run and are sent again with EVAL.
+  const evalHeadMany = async (script: string, calls: Array<[string, Array<Buffer | string>]>): Promise<Array<Uint8Array | null>> => {
+    const pipeline = client.pipeline()
+    for (const [key, args] of calls) pipeline.callBuffer('EVALSHA', sha1(script), 1, key, ...args)
+    const results = (await pipeline.exec()) as Reply[] | null
+    if (results === null) throw new Error('the pipeline was discarded')
+    return Promise.all(
+      results.map(async ([error, value], i) => {
+        if (error === null) return fromBuffer(value as Buffer | null)
+        if (!isNoScript(error)) throw error
+        const [key, args] = calls[i] as [string, Array<Buffer | string>]
+        return fromBuffer((await client.callBuffer('EVAL', script, 1, key, ...args)) as Buffer | null)
+      }),
+    )
+  }
   return {
     kind: isCluster ? 'ioredis-cluster' : 'ioredis',
     isCluster,
@@ -33,26 +63,25 @@ export function ioredisAdapter(client: Client): RedisAdapter {
       const replies_ = replies((await client.pipeline().getBuffer(key).pttl(key).exec()) as Reply[] | null)
       return [fromBuffer(replies_[0] as Buffer | null), replies_[1] as number]
     },
-    async setGet(key, value, ttl) {
-      return fromBuffer((await client.callBuffer('SET', key, toBuffer(value), ...ttlArgs(ttl), 'GET')) as Buffer | null)
+    setHead: (key, value, ttl) => evalHead(SET_RETURNING_HEAD, key, [toBuffer(value), ttlArg(ttl)]),
+    async setHeadMany(entries) {
+      return evalHeadMany(SET_RETURNING_HEAD, entries.map(({ key, value, ttl }) => [key, [toBuffer(value), ttlArg(ttl)]]))
     },
-    async setGetMany(entries) {
+    async setMany(entries) {
       const pipeline = client.pipeline()
-      for (const { key, value, ttl } of entries) pipeline.callBuffer('SET', key, toBuffer(value), ...ttlArgs(ttl), 'GET')
-      return replies((await pipeline.exec()) as Reply[] | null).map((v) => fromBuffer(v as Buffer | null))
+      for (const { key, value, ttl } of entries) pipeline.callBuffer('SET', key, toBuffer(value), ...ttlArgs(ttl))
+      replies((await pipeline.exec()) as Reply[] | null)
     },
-    async getDelMany(keys) {
+    async delHeadMany(keys) {
+      return evalHeadMany(DEL_RETURNING_HEAD, keys.map((key) => [key, []]))
+    },
+    async expireMany(keys, ms) {
       const pipeline = client.pipeline()
-      for (const key of keys) pipeline.getdelBuffer(key)
-      const results = (await pipeline.exec()) as Reply[] | null
-      if (results === null) throw new Error('the pipeline was discarded')
-      return results.map(([error, value]) => {
-        if (error) {
-          if (isWrongType(error)) return OTHER_TYPE
-          throw error
-        }
-        return fromBuffer(value as Buffer | null)
-      })
+      for (const key of keys) {
+        if (ms === undefined) pipeline.persist(key)
+        else pipeline.pexpire(key, Math.ceil(ms))
+      }
+      replies((await pipeline.exec()) as Reply[] | null)
     },
     async mget(keys) {
       return (await client.mgetBuffer(...keys)).map(fromBuffer)

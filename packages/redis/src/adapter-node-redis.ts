@@ -1,5 +1,6 @@
 import type { RedisClientType, RedisClusterType } from 'redis'
-import { fromBuffer, isWrongType, OTHER_TYPE, pairs, toBuffer, type RedisAdapter } from './adapter.js'
+import { fromBuffer, pairs, toBuffer, type RedisAdapter } from './adapter.js'
+import { DEL_RETURNING_HEAD, isNoScript, SET_RETURNING_HEAD, sha1 } from './scripts.js'
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyClient = RedisClientType<any, any, any, any, any>
@@ -23,8 +24,9 @@ export function isNodeRedisCluster(client: unknown): client is AnyCluster {
   return isNodeRedis(client) && typeof (client as AnyCluster).nodeClient === 'function' && Array.isArray((client as AnyCluster).masters)
 }
 
-function setOptions(ttl: number | undefined) {
-  return ttl === undefined ? { GET: true } : { expiration: { type: 'PX' as const, value: Math.ceil(ttl) }, GET: true }
+// The scripts' TTL argument: milliseconds, or empty for none.
+function ttlArg(ttl: number | undefined): string {
+  return ttl === undefined ? '' : String(Math.ceil(ttl))
 }
 
 /**
@@ -38,6 +40,18 @@ export function nodeRedisAdapter(client: AnyClient | AnyCluster): RedisAdapter {
   // The two kinds share these commands' signatures; only sendCommand and scanning differ.
   const typed = (client as AnyClient).withTypeMapping({ [BLOB_STRING]: Buffer })
   const flat = { typeMapping: { [BLOB_STRING]: Buffer, [ARRAY]: Array, [MAP]: Array } }
+  const bytes = { typeMapping: { [BLOB_STRING]: Buffer } }
+  const send = (key: string, args: Array<string | Buffer>) =>
+    (cluster ? (client as AnyCluster).sendCommand(key, false, args, bytes) : (client as AnyClient).sendCommand(args, bytes)) as Promise<unknown>
+  // EVALSHA, and EVAL once when the server's script cache does not have it (a restart, SCRIPT FLUSH).
+  const evalHead = async (script: string, key: string, args: Array<string | Buffer>): Promise<Uint8Array | null> => {
+    try {
+      return fromBuffer((await send(key, ['EVALSHA', sha1(script), '1', key, ...args])) as Buffer | null)
+    } catch (e) {
+      if (!isNoScript(e)) throw e
+      return fromBuffer((await send(key, ['EVAL', script, '1', key, ...args])) as Buffer | null)
+    }
+  }
   return {
     kind: cluster ? 'node-redis-cluster' : 'node-redis',
     isCluster: cluster,
@@ -49,27 +63,15 @@ export function nodeRedisAdapter(client: AnyClient | AnyCluster): RedisAdapter {
       const [value, pttl] = await Promise.all([typed.get(key), typed.pTTL(key)])
       return [fromBuffer(value as Buffer | null), Number(pttl)]
     },
-    async setGet(key, value, ttl) {
-      return fromBuffer((await typed.set(key, toBuffer(value), setOptions(ttl))) as unknown as Buffer | null)
+    setHead: (key, value, ttl) => evalHead(SET_RETURNING_HEAD, key, [toBuffer(value), ttlArg(ttl)]),
+    // Commands sent in one tick go out as one pipeline in node-redis.
+    setHeadMany: (entries) => Promise.all(entries.map(({ key, value, ttl }) => evalHead(SET_RETURNING_HEAD, key, [toBuffer(value), ttlArg(ttl)]))),
+    async setMany(entries) {
+      await Promise.all(entries.map(({ key, value, ttl }) => typed.set(key, toBuffer(value), ttl === undefined ? {} : { expiration: { type: 'PX' as const, value: Math.ceil(ttl) } })))
     },
-    async setGetMany(entries) {
-      const multi = typed.multi()
-      for (const { key, value, ttl } of entries) multi.set(key, toBuffer(value), setOptions(ttl))
-      return ((await multi.execAsPipeline()) as unknown as Array<Buffer | null>).map(fromBuffer)
-    },
-    async getDelMany(keys) {
-      // Commands sent in one tick go out as one pipeline in node-redis.
-      return Promise.all(
-        keys.map((key) =>
-          typed.getDel(key).then(
-            (value) => fromBuffer(value as Buffer | null),
-            (e: unknown): typeof OTHER_TYPE => {
-              if (isWrongType(e)) return OTHER_TYPE
-              throw e
-            },
-          ),
-        ),
-      )
+    delHeadMany: (keys) => Promise.all(keys.map((key) => evalHead(DEL_RETURNING_HEAD, key, []))),
+    async expireMany(keys, ms) {
+      await Promise.all(keys.map((key) => (ms === undefined ? typed.persist(key) : typed.pExpire(key, Math.ceil(ms)))))
     },
     async mget(keys) {
       return ((await typed.mGet([...keys])) as Array<Buffer | null>).map(fromBuffer)

@@ -9,12 +9,20 @@ export interface RedisAdapter {
   get(key: string): Promise<Uint8Array | null>
   /** GET and PTTL in one round trip: the value, and its remaining TTL in ms (-1: none, -2: no key). */
   getWithPttl(key: string): Promise<[Uint8Array | null, number]>
-  /** SET key value [PX ttl] GET: the old value comes back in the same round trip. */
-  setGet(key: string, value: Uint8Array, ttl: number | undefined): Promise<Uint8Array | null>
-  /** Pipelined SET … GET for keys of one slot. */
-  setGetMany(entries: ReadonlyArray<{ key: string; value: Uint8Array; ttl: number | undefined }>): Promise<Array<Uint8Array | null>>
-  /** Pipelined GETDEL for keys of one slot; OTHER_TYPE for a key that holds a hash (a bundle), which GETDEL refuses. */
-  getDelMany(keys: readonly string[]): Promise<Array<Uint8Array | null | typeof OTHER_TYPE>>
+  /**
+   * SET key value [PX ttl], returning the old value's head: its first 40 bytes when it was a string
+   * (enough to tell a chunk manifest), empty for another type, null when there was none. Never the
+   * whole old value.
+   */
+  setHead(key: string, value: Uint8Array, ttl: number | undefined): Promise<Uint8Array | null>
+  /** {@link RedisAdapter.setHead} pipelined, for keys of one slot. */
+  setHeadMany(entries: ReadonlyArray<{ key: string; value: Uint8Array; ttl: number | undefined }>): Promise<Array<Uint8Array | null>>
+  /** Pipelined plain SET [PX ttl] for keys of one slot (fresh chunk keys: nothing to learn of their old value). */
+  setMany(entries: ReadonlyArray<{ key: string; value: Uint8Array; ttl: number | undefined }>): Promise<void>
+  /** DEL of each key, returning heads as {@link RedisAdapter.setHead} does; keys of one slot. */
+  delHeadMany(keys: readonly string[]): Promise<Array<Uint8Array | null>>
+  /** Pipelined PEXPIRE (or PERSIST with `ms` undefined) for keys of one slot. */
+  expireMany(keys: readonly string[], ms: number | undefined): Promise<void>
   mget(keys: readonly string[]): Promise<Array<Uint8Array | null>>
   del(keys: readonly string[]): Promise<number>
   hget(key: string, field: string): Promise<Uint8Array | null>
@@ -26,13 +34,6 @@ export interface RedisAdapter {
   /** Every key matching `pattern`, on every master. */
   scan(pattern: string, count: number): AsyncIterable<string>
   quit(): Promise<void>
-}
-
-/** What GETDEL meets on a key that is not a string: a bundle's hash. */
-export const OTHER_TYPE: unique symbol = Symbol('not a string')
-
-export function isWrongType(e: unknown): boolean {
-  return e instanceof Error && e.message.startsWith('WRONGTYPE')
 }
 
 /** A Buffer over the same memory as `bytes`: ioredis sends a plain Uint8Array as its text "1,2,3". */

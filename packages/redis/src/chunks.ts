@@ -43,10 +43,6 @@ export function chunkKey(key: string, generation: string, index: number): string
   return `{${hashTag(key)}}:chunk:${generation}:${index}`
 }
 
-export function chunkKeys(key: string, manifest: Manifest): string[] {
-  return Array.from({ length: manifest.count }, (_, i) => chunkKey(key, manifest.generation, i))
-}
-
 export function newGeneration(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('')
 }

@@ -1,10 +1,10 @@
 import { checkStoreEntry as checkEntry, checkStoreKey as checkKey, StowageError, StowageErrorCode, type Store, type StoreEntry, type StoreSetOptions } from '@stowage/core'
 import { createRequire } from 'node:module'
-import { OTHER_TYPE, type RedisAdapter } from './adapter.js'
+import type { RedisAdapter } from './adapter.js'
 import { ioredisAdapter, isIoredis } from './adapter-ioredis.js'
 import { isNodeRedis, nodeRedisAdapter } from './adapter-node-redis.js'
 import { withDeadline } from './deadline.js'
-import { checksum, chunkKey, chunkKeys, MANIFEST_MAGIC, newGeneration, readManifest, startsWithMagic, writeManifest, type Manifest } from './chunks.js'
+import { checksum, chunkKey, MANIFEST_MAGIC, newGeneration, readManifest, startsWithMagic, writeManifest, type Manifest } from './chunks.js'
 import { bySlot } from './slots.js'
 
 /** Options of {@link createRedisStore}: a `client` you own, or a `url` for a client the store owns. */
@@ -28,6 +28,17 @@ export const DEFAULT_CHUNK_SIZE = 8 * 1024 * 1024
 // Chunks outlive their manifest a little, so a reader that got the manifest just before it
 // expired can still fetch them.
 const CHUNK_GRACE = 10_000
+// Chunks carry a TTL until their manifest is written: a write that fails midway leaves nothing
+// behind for longer than this. A value without TTL has its chunks made persistent afterwards.
+const PENDING_CHUNK_TTL = 3_600_000
+// Chunks of a replaced or deleted value expire this long after, instead of going at once, so a
+// reader that read the old manifest a moment before still finds every chunk (no torn reads).
+const REPLACED_CHUNK_TTL = 30_000
+// What a manifest may announce: chunks of 1 KiB to 512 MiB (the chunkSize bounds), a value no
+// larger than a Uint8Array can be here.
+const MIN_CHUNK_SIZE = 1024
+const MAX_CHUNK_SIZE = 512 * 1024 * 1024
+const MAX_CHUNKED_LENGTH = 2 ** 32
 // How many chunks go out in one pipeline: bounds the bytes in flight for a huge value.
 const CHUNKS_PER_WRITE = 4
 const DELETE_BATCH = 500
@@ -133,7 +144,7 @@ class RedisStoreImpl implements RedisStore {
     await Promise.all([
       ...bySlot(small.map((e) => e.key), this.adapter.isCluster).map(async (group) => {
         const batch = group.map((i) => small[i] as StoreEntry)
-        const old = await this.call('SET', (a) => a.setGetMany(batch.map(({ key, value, ttl }) => ({ key, value, ttl }))))
+        const old = await this.call('SET', (a) => a.setHeadMany(batch.map(({ key, value, ttl }) => ({ key, value, ttl }))))
         await Promise.all(batch.map((e, j) => this.dropChunks(e.key, old[j] ?? null, undefined)))
       }),
       ...big.map((e) => this.write(e.key, e.value, e.ttl)),
@@ -146,15 +157,13 @@ class RedisStoreImpl implements RedisStore {
     await Promise.all(
       bySlot(keys, this.adapter.isCluster).map(async (group) => {
         const batch = group.map((i) => keys[i] as string)
-        const old = await this.call('GETDEL', (a) => a.getDelMany(batch))
-        const bundles = batch.filter((_, j) => old[j] === OTHER_TYPE)
-        if (bundles.length > 0) await this.call('DEL', (a) => a.del(bundles))
+        const old = await this.call('DEL', (a) => a.delHeadMany(batch))
         await Promise.all(
           batch.map((key, j) => {
-            const value = old[j]
-            if (value == null) return undefined
+            const head = old[j] ?? null
+            if (head === null) return undefined
             removed++
-            return value === OTHER_TYPE ? undefined : this.dropChunks(key, value, undefined)
+            return this.dropChunks(key, head, undefined)
           }),
         )
       }),
@@ -245,65 +254,71 @@ class RedisStoreImpl implements RedisStore {
 
   private async write(key: string, value: Uint8Array, ttl: number | undefined): Promise<void> {
     if (!this.needsChunks(value)) {
-      const old = await this.call('SET', (a) => a.setGet(key, value, ttl))
+      const old = await this.call('SET', (a) => a.setHead(key, value, ttl))
       return this.dropChunks(key, old, undefined)
     }
     // Chunks first, under a fresh generation; then the manifest in one SET, so a reader sees the
-    // old value or the new one, never a mix; then the old generation's chunks go.
+    // old value or the new one, never a mix; then the old generation's chunks are set to expire.
     const generation = newGeneration()
     const count = Math.max(1, Math.ceil(value.length / this.chunkSize))
-    const chunkTtl = ttl === undefined ? undefined : ttl + CHUNK_GRACE
+    const chunkTtl = ttl === undefined ? PENDING_CHUNK_TTL : ttl + CHUNK_GRACE
     for (let first = 0; first < count; first += CHUNKS_PER_WRITE) {
       const batch: Array<{ key: string; value: Uint8Array; ttl: number | undefined }> = []
       for (let i = first; i < Math.min(count, first + CHUNKS_PER_WRITE); i++) {
         batch.push({ key: chunkKey(key, generation, i), value: value.subarray(i * this.chunkSize, (i + 1) * this.chunkSize), ttl: chunkTtl })
       }
-      await this.call('SET chunk', (a) => a.setGetMany(batch))
+      await this.call('SET chunk', (a) => a.setMany(batch))
     }
-    const manifest = writeManifest({ generation, count, length: value.length, crc: checksum(value) })
-    const old = await this.call('SET manifest', (a) => a.setGet(key, manifest, ttl))
+    const manifest: Manifest = { generation, count, length: value.length, crc: checksum(value) }
+    const old = await this.call('SET manifest', (a) => a.setHead(key, writeManifest(manifest), ttl))
+    // The manifest now names the chunks: a value without TTL keeps them for good. (Should this
+    // fail, the call rejects and the value is gone once the chunks expire: never a torn read.)
+    if (ttl === undefined) {
+      for (const batch of chunkBatches(key, manifest, DELETE_BATCH)) await this.call('PERSIST chunks', (a) => a.expireMany(batch, undefined))
+    }
     await this.dropChunks(key, old, generation)
   }
 
-  // Deletes the chunks an overwritten or deleted manifest pointed to.
-  private async dropChunks(key: string, old: Uint8Array | null, keep: string | undefined): Promise<void> {
-    if (old === null || !startsWithMagic(old)) return
-    const manifest = readManifest(old)
-    if (manifest === undefined || manifest.generation === keep) return
-    const keys = chunkKeys(key, manifest)
-    for (let i = 0; i < keys.length; i += DELETE_BATCH) {
-      const batch = keys.slice(i, i + DELETE_BATCH)
-      await this.call('DEL chunks', (a) => a.del(batch))
-    }
+  // The chunks of a replaced or deleted manifest (`head`, the old value's first bytes) expire a
+  // little later: a reader that got the old manifest still finds them all.
+  private async dropChunks(key: string, head: Uint8Array | null, keep: string | undefined): Promise<void> {
+    if (head === null || !startsWithMagic(head)) return
+    const manifest = readManifest(head)
+    if (manifest === undefined || manifest.generation === keep || !plausible(manifest)) return
+    for (const batch of chunkBatches(key, manifest, DELETE_BATCH)) await this.call('PEXPIRE chunks', (a) => a.expireMany(batch, REPLACED_CHUNK_TTL))
   }
 
   // A plain value as it is; a manifest replaced by the value its chunks hold.
   private async resolve(key: string, bytes: Uint8Array, retried = false): Promise<Uint8Array | undefined> {
     if (!startsWithMagic(bytes)) return bytes
     const manifest = readManifest(bytes)
-    if (manifest === undefined) throw new StowageError(StowageErrorCode.STORE_ERROR, `the chunk manifest under ${key} is damaged`)
+    if (manifest === undefined || !plausible(manifest)) {
+      throw new StowageError(StowageErrorCode.CORRUPT, `the chunk manifest under ${key} is damaged (${manifest === undefined ? 'not 40 bytes' : `${manifest.count} chunks for ${manifest.length} bytes`})`)
+    }
     const parts = await this.readChunks(key, manifest)
     if (parts === undefined) {
-      // A writer swapped the manifest (and dropped these chunks) between our two reads: read again.
+      // Chunks gone: the manifest was replaced long enough ago that they expired, or expired with
+      // it. A newer manifest may be there: read once more.
       if (retried) return undefined
       const again = await this.call('GET', (a) => a.get(key))
       return again === null ? undefined : this.resolve(key, again, true)
     }
+    const length = parts.reduce((n, p) => n + p.length, 0)
+    if (length !== manifest.length) throw new StowageError(StowageErrorCode.CORRUPT, `the chunks under ${key} hold ${length} bytes, their manifest says ${manifest.length}`)
     const value = concat(parts, manifest.length)
-    if (parts.reduce((n, p) => n + p.length, 0) !== manifest.length || checksum(value) !== manifest.crc) {
-      throw new StowageError(StowageErrorCode.STORE_ERROR, `the chunks under ${key} do not match their manifest`)
-    }
+    if (checksum(value) !== manifest.crc) throw new StowageError(StowageErrorCode.CORRUPT, `the chunks under ${key} do not match their manifest's CRC`)
     return value
   }
 
   private async readChunks(key: string, manifest: Manifest): Promise<Uint8Array[] | undefined> {
-    const keys = chunkKeys(key, manifest)
     const parts: Uint8Array[] = []
-    for (let i = 0; i < keys.length; i += CHUNKS_PER_WRITE) {
-      const batch = keys.slice(i, i + CHUNKS_PER_WRITE)
+    let length = 0
+    for (const batch of chunkBatches(key, manifest, CHUNKS_PER_WRITE)) {
       const values = await this.call('MGET chunks', (a) => a.mget(batch))
       for (const value of values) {
         if (value === null) return undefined
+        length += value.length
+        if (length > manifest.length) throw new StowageError(StowageErrorCode.CORRUPT, `the chunks under ${key} hold more than the ${manifest.length} bytes their manifest says`)
         parts.push(value)
       }
     }
@@ -311,11 +326,28 @@ class RedisStoreImpl implements RedisStore {
   }
 }
 
+// Whether a manifest's count and length can be true: chunks of 1 KiB to 512 MiB, and a length a
+// reader can hold. A damaged manifest announcing 2^32 − 1 chunks is refused before any is asked for.
+function plausible({ count, length }: Manifest): boolean {
+  if (count < 1 || length > MAX_CHUNKED_LENGTH) return false
+  return count <= Math.max(1, Math.ceil(length / MIN_CHUNK_SIZE)) && count >= Math.ceil(length / MAX_CHUNK_SIZE)
+}
+
+// A manifest's chunk keys, `size` at a time (never all at once: a value may have many chunks).
+function* chunkBatches(key: string, manifest: Manifest, size: number): Generator<string[]> {
+  for (let first = 0; first < manifest.count; first += size) {
+    const batch: string[] = []
+    for (let i = first; i < Math.min(manifest.count, first + size); i++) batch.push(chunkKey(key, manifest.generation, i))
+    yield batch
+  }
+}
+
 /**
  * Creates a {@link Store} over Redis. Values travel as Buffers over the caller's bytes (never
  * copied, never turned into text); batches go as one MGET or pipeline per hash slot; `keys` and
  * `clear` use SCAN on every master, never KEYS; values above `chunkSize` are stored as chunks
- * plus a manifest swapped in atomically. Needs Redis 6.2 or later (SET … GET, GETDEL).
+ * plus a manifest swapped in atomically. Overwrites and deletes run a small Lua script that
+ * reports whether the old value was a chunk manifest without sending the old value back.
  *
  * @param options - a `client` (ioredis 5/6 Redis or Cluster, node-redis 5+) or a `url`.
  * @returns a {@link RedisStore} with every optional Store ability.

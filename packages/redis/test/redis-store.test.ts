@@ -5,7 +5,8 @@ import { Redis as Redis5 } from 'ioredis5'
 import { createClient } from 'redis'
 import { createClient as createClient6 } from 'redis6'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { chunkKey, hashTag, MANIFEST_MAGIC } from '../src/chunks.js'
+import { chunkKey, hashTag, MANIFEST_MAGIC, readManifest, writeManifest } from '../src/chunks.js'
+import { startRedisServer } from '@stowage/redis-server'
 import { createRedisStore } from '../src/index.js'
 
 const url = inject('redisUrl')
@@ -108,21 +109,83 @@ describe('redis store: huge values in chunks', () => {
     expect(await store.getMany([key, `${key}-missing`])).toStrictEqual([big, undefined])
   })
 
-  it('drops the old chunks when a chunked value is overwritten or deleted', async () => {
+  const ttls = async (keys: string[]) => Promise.all(keys.map((k) => raw.pttl(k)))
+  // The chunks of a replaced or deleted value expire within 30 s (readers of the old manifest finish first).
+  const expiring = (pttls: number[]) => pttls.every((t) => t === -2 || (t > 0 && t <= 30_000))
+
+  it('lets the old chunks expire when a chunked value is overwritten or deleted; live chunks of a value without TTL persist', async () => {
     const store = createRedisStore({ client: raw, chunkSize })
     const key = `${prefix()}big`
     await store.set(key, value(5000, 1))
     const first = await chunkKeysOf(key)
+    expect(await ttls(first)).toStrictEqual(first.map(() => -1))
     await store.set(key, value(3000, 2))
-    const second = await chunkKeysOf(key)
+    const second = (await chunkKeysOf(key)).filter((k) => !first.includes(k))
     expect(second).toHaveLength(3)
-    expect(second.some((k) => first.includes(k))).toBe(false)
+    expect(await ttls(second)).toStrictEqual([-1, -1, -1])
+    expect(expiring(await ttls(first))).toBe(true)
     await store.set(key, value(10, 3))
-    expect(await chunkKeysOf(key)).toStrictEqual([])
-    await store.set(key, value(5000, 4))
+    expect(expiring(await ttls(second))).toBe(true)
+    await store.set(key, value(5000, 4), { ttl: 60_000 })
+    const third = (await chunkKeysOf(key)).filter((k) => !first.includes(k) && !second.includes(k))
+    expect((await ttls(third)).every((t) => t > 60_000 && t <= 70_000)).toBe(true) // the value's TTL and a little more
     expect(await store.delete(key)).toBe(true)
-    expect(await chunkKeysOf(key)).toStrictEqual([])
+    expect(expiring(await ttls(third))).toBe(true)
     expect(await raw.exists(key)).toBe(0)
+    await raw.del(...(await chunkKeysOf(key)))
+  })
+
+  it('a write that fails midway leaves only chunks that expire on their own', async () => {
+    // A user who may SET but not run scripts: the chunks land, the manifest (a script) is refused.
+    const server = await startRedisServer()
+    const admin = new Redis(server.url)
+    await admin.acl('SETUSER', 'noscripts', 'on', 'nopass', '~*', '+@all', '-evalsha', '-eval')
+    const limited = new Redis(server.url, { username: 'noscripts', password: 'x' })
+    const store = createRedisStore({ client: limited, chunkSize })
+    await expect(store.set('big', value(5000, 1))).rejects.toMatchObject({ code: StowageErrorCode.STORE_ERROR })
+    const left = await admin.keys('*:chunk:*')
+    expect(left).toHaveLength(5)
+    const pttls = await Promise.all(left.map((k) => admin.pttl(k)))
+    expect(pttls.every((t) => t > 0 && t <= 3_600_000)).toBe(true)
+    limited.disconnect()
+    await admin.quit()
+    await server.stop()
+  })
+
+  it('refuses a damaged manifest with CORRUPT, before asking for its chunks', async () => {
+    const store = createRedisStore({ client: raw, chunkSize })
+    const key = `${prefix()}bad`
+    const bomb = writeManifest({ generation: 'ab'.repeat(8), count: 2 ** 32 - 1, length: 2 ** 32 - 1, crc: 0 })
+    const short = writeManifest({ generation: 'ab'.repeat(8), count: 3, length: 10, crc: 0 })
+    const huge = writeManifest({ generation: 'ab'.repeat(8), count: 1, length: 2 ** 40, crc: 0 })
+    for (const manifest of [bomb, short, huge, bomb.subarray(0, 30)]) {
+      await raw.set(key, Buffer.from(manifest))
+      await expect(store.get(key)).rejects.toMatchObject({ code: StowageErrorCode.CORRUPT })
+    }
+    // Chunks that hold another length than announced: CORRUPT, not a RangeError.
+    await store.set(key, value(3000, 1))
+    const manifest = readManifest(new Uint8Array((await raw.getBuffer(key)) as Buffer))!
+    await raw.set(key, Buffer.from(writeManifest({ ...manifest, length: 2500 })))
+    await expect(store.get(key)).rejects.toMatchObject({ code: StowageErrorCode.CORRUPT })
+    await raw.set(key, Buffer.from(writeManifest({ ...manifest, length: 3500 })))
+    await expect(store.get(key)).rejects.toMatchObject({ code: StowageErrorCode.CORRUPT })
+    await raw.del(key, ...(await chunkKeysOf(key)))
+  })
+
+  it('never sends the old value back when overwriting or deleting it', async () => {
+    const server = await startRedisServer()
+    const client = new Redis(server.url)
+    const store = createRedisStore({ client })
+    const sent = async () => Number(/total_net_output_bytes:(\d+)/.exec(await client.info('stats'))![1])
+    const big = value(2_000_000, 1)
+    await store.set('v', big)
+    const before = await sent()
+    await store.set('v', value(2_000_000, 2))
+    await store.setMany([{ key: 'v', value: big }])
+    expect(await store.delete('v')).toBe(true)
+    expect((await sent()) - before).toBeLessThan(20_000) // replies and INFO, not 2 MB each time
+    await client.quit()
+    await server.stop()
   })
 
   it('keeps chunks out of keys() and removes them with clear()', async () => {
@@ -134,7 +197,8 @@ describe('redis store: huge values in chunks', () => {
     for await (const k of store.keys(p)) keys.push(k)
     expect(keys.sort()).toStrictEqual([`${p}big`, `${p}small`])
     await store.clear(p)
-    expect(await chunkKeysOf(`${p}big`)).toStrictEqual([])
+    expect(expiring(await ttls(await chunkKeysOf(`${p}big`)))).toBe(true)
+    await raw.del(...(await chunkKeysOf(`${p}big`)))
   })
 
   it('stores a value that looks like a manifest as chunks, so it reads back exactly', async () => {
@@ -151,26 +215,35 @@ describe('redis store: huge values in chunks', () => {
     expect(hashTag('a{}b')).toBe('a{}b')
   })
 
-  it('never lets a reader see a torn value while writers replace it', async () => {
+  it('never lets a reader see a torn value, nor miss one, while two writers replace it', async () => {
     const store = createRedisStore({ client: raw, chunkSize })
+    const other = createRedisStore({ client: ioredis5, chunkSize })
     const key = `${prefix()}torn`
     const versions = [value(8000, 1), value(9000, 2), value(7000, 3)]
     await store.set(key, versions[0]!)
     let stop = false
-    const writer = (async () => {
-      for (let i = 1; !stop; i++) await store.set(key, versions[i % 3]!)
-    })()
+    const writers = [store, other].map(async (writer, w) => {
+      for (let i = 1 + w; !stop; i++) await writer.set(key, versions[i % 3]!)
+    })
+    // The reader has a connection of its own, so its reads interleave with both writers'.
+    const reader = createRedisStore({ client: nodeRedis, chunkSize })
     const seen = new Set<number>()
-    for (let r = 0; r < 200; r++) {
-      const read = await store.get(key)
-      if (read === undefined) continue // a reader that lost the race twice reports a miss, never a mix
+    let misses = 0
+    for (let r = 0; r < 300; r++) {
+      const read = await reader.get(key)
+      if (read === undefined) {
+        misses++
+        continue
+      }
       const match = versions.findIndex((v) => v.length === read.length && v.every((b, i) => b === read[i]))
       expect(match).toBeGreaterThanOrEqual(0)
       seen.add(match)
     }
     stop = true
-    await writer
+    await Promise.all(writers)
+    expect(misses).toBe(0)
     expect(seen.size).toBeGreaterThan(1)
     await store.delete(key)
+    await raw.del(...(await chunkKeysOf(key)))
   })
 })

@@ -1,0 +1,31 @@
+// The two Lua scripts the store runs, so that overwriting or deleting a value never sends the old
+// value back (SET … GET and GETDEL did: 7 MB back for a 7 MB overwrite) while the store still learns,
+// atomically, whether the old value was a chunk manifest whose chunks must go. Each returns the
+// first MANIFEST_SIZE (40) bytes of the old value when it was a string, an empty string for a key
+// of another type (a bundle's hash), nil when there was no key.
+import { createHash } from 'node:crypto'
+import { MANIFEST_SIZE } from './chunks.js'
+
+const OLD_HEAD = `local kind = redis.call('TYPE', KEYS[1])['ok']
+local head = false
+if kind == 'string' then head = redis.call('GETRANGE', KEYS[1], 0, ${MANIFEST_SIZE - 1}) elseif kind ~= 'none' then head = '' end`
+
+/** SET KEYS[1] ARGV[1] [PX ARGV[2] unless empty]; returns the old value's head (see above). */
+export const SET_RETURNING_HEAD = `${OLD_HEAD}
+if ARGV[2] == '' then redis.call('SET', KEYS[1], ARGV[1]) else redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
+return head`
+
+/** DEL KEYS[1]; returns the old value's head (see above). */
+export const DEL_RETURNING_HEAD = `${OLD_HEAD}
+if head then redis.call('DEL', KEYS[1]) end
+return head`
+
+/** The SHA-1 that EVALSHA names a script by. */
+export function sha1(script: string): string {
+  return createHash('sha1').update(script).digest('hex')
+}
+
+/** Whether a Redis error says the script is not in its cache (EVALSHA then falls back to EVAL). */
+export function isNoScript(e: unknown): boolean {
+  return e instanceof Error && e.message.startsWith('NOSCRIPT')
+}
