@@ -39,6 +39,8 @@ const REPLACED_CHUNK_TTL = 30_000
 const MIN_CHUNK_SIZE = 1024
 const MAX_CHUNK_SIZE = 512 * 1024 * 1024
 const MAX_CHUNKED_LENGTH = 2 ** 32
+// Timeouts in a row after which a connection of the store's own is dialled again.
+const REDIAL_AFTER = 3
 // How many chunks go out in one pipeline: bounds the bytes in flight for a huge value.
 const CHUNKS_PER_WRITE = 4
 const DELETE_BATCH = 500
@@ -92,7 +94,12 @@ class RedisStoreImpl implements RedisStore {
     private readonly scanCount: number,
     /** The latest connection error of a connection the store made itself (none for a client it was given). */
     private readonly lastError: () => unknown = () => undefined,
+    /** Drops and re-dials a connection the store made itself (none for a client it was given). */
+    private readonly redial: (() => void) | undefined = undefined,
   ) {}
+
+  // Timeouts in a row with no answer in between: past REDIAL_AFTER, the connection is presumed dead.
+  private silent = 0
 
   get clientKind(): RedisStore['clientKind'] {
     return this.adapter.kind
@@ -236,8 +243,12 @@ class RedisStoreImpl implements RedisStore {
   private async call<T>(what: string, fn: (adapter: RedisAdapter) => Promise<T>): Promise<T> {
     this.open()
     try {
-      return await withDeadline(fn(this.adapter), this.timeout, what, this.lastError)
+      const result = await withDeadline(fn(this.adapter), this.timeout, what, this.lastError, () => this.timedOut())
+      this.silent = 0
+      return result
     } catch (e) {
+      // ioredis's own commandTimeout (on the store's own connection) may fire first.
+      if (e instanceof Error && e.message === 'Command timed out') this.timedOut()
       const connection = this.lastError()
       if (connection !== undefined && !StowageError.isInstance(e)) {
         // The command's own error ("max retries reached") says less than why the connection is down.
@@ -246,6 +257,15 @@ class RedisStoreImpl implements RedisStore {
       }
       throw failure(what, e)
     }
+  }
+
+  // A connection that stays open but never answers (half-open: the peer or a middlebox dropped it
+  // without a FIN) would time out every call forever: after a few timeouts in a row, a connection
+  // of the store's own is dropped and dialled again. A client it was given stays the caller's.
+  private timedOut(): void {
+    if (++this.silent < REDIAL_AFTER || this.redial === undefined) return
+    this.silent = 0
+    this.redial()
   }
 
   private needsChunks(value: Uint8Array): boolean {
@@ -363,7 +383,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   if ((options.client === undefined) === (options.url === undefined)) throw invalid('createRedisStore needs a client or a url (one of them)')
   if (options.url !== undefined) {
     const { client, lastError } = connect(options.url, timeout)
-    return new RedisStoreImpl(ioredisAdapter(client), true, timeout, chunkSize, scanCount, lastError)
+    return new RedisStoreImpl(ioredisAdapter(client), true, timeout, chunkSize, scanCount, lastError, () => client.disconnect(true))
   }
   const { client } = options
   if (isIoredis(client)) return new RedisStoreImpl(ioredisAdapter(client), false, timeout, chunkSize, scanCount)
