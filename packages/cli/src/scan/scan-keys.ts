@@ -2,8 +2,10 @@ import { encode } from '@stowage/core'
 import type { RedisConnection } from '../redis/connect.js'
 import { isReplyError } from '../redis/connect.js'
 import type { Progress } from '../progress/progress.js'
-import { classifyString, PREFIX_BYTES } from './classify.js'
+import { classifyString } from './classify.js'
+import { defineProbe, type Probe } from './probe-script.js'
 import { RateLimit } from './rate-limit.js'
+import { memoryWithLength } from './redis-memory.js'
 import type { ScanStats } from './scan-stats.js'
 
 /** JSON values larger than this are not re-encoded for the estimate (bounded memory); they are counted. */
@@ -28,8 +30,8 @@ export interface ScanKeysOptions {
 type Reply = [Error | null, unknown]
 
 /**
- * Walks the keyspace with SCAN (never KEYS), one pipeline per batch (TYPE, MEMORY USAGE, STRLEN,
- * GETRANGE of the first PREFIX_BYTES), and counts into `stats`. Read-only. The next SCAN is sent
+ * Walks the keyspace with SCAN (never KEYS), one read-only script call per batch (TYPE, MEMORY
+ * USAGE, STRLEN and the first bytes of each key: probe-script.ts), and counts into `stats`. The next SCAN is sent
  * while a batch is being read, so Redis and this process work at the same time.
  * @param redis - the connection.
  * @param stats - where to count.
@@ -39,6 +41,7 @@ type Reply = [Error | null, unknown]
 export async function scanKeys(redis: RedisConnection, stats: ScanStats, options: ScanKeysOptions): Promise<{ end: ScanEnd; error?: Error }> {
   const { client } = redis
   const limit = new RateLimit(options.rate, options.signal)
+  const probe = defineProbe(client)
   const scan = (cursor: string) => {
     const promise = options.match === undefined ? client.scanBuffer(cursor, 'COUNT', options.count) : client.scanBuffer(cursor, 'MATCH', options.match, 'COUNT', options.count)
     promise.catch(() => {}) // awaited below; a batch that is never awaited (interrupted) must not crash the process
@@ -50,7 +53,7 @@ export async function scanKeys(redis: RedisConnection, stats: ScanStats, options
       const [next, keys] = await pending
       const cursor = next.toString()
       if (cursor !== '0' && !options.signal.aborted) pending = scan(cursor)
-      await readBatch(redis, stats, keys)
+      await readBatch(redis, stats, probe, keys)
       options.progress.update(stats.keys + stats.vanished)
       if (cursor === '0') return { end: 'complete' }
       if (options.signal.aborted) return { end: 'interrupted' }
@@ -69,21 +72,13 @@ function check(reply: Reply | undefined): unknown {
   return error === null ? value : undefined
 }
 
-async function readBatch(redis: RedisConnection, stats: ScanStats, keys: Buffer[]): Promise<void> {
+async function readBatch(redis: RedisConnection, stats: ScanStats, probe: (keys: Buffer[]) => Promise<Probe[]>, keys: Buffer[]): Promise<void> {
   if (keys.length === 0) return
-  const pipeline = redis.client.pipeline()
-  for (const key of keys) {
-    pipeline.type(key)
-    pipeline.memory('USAGE', key)
-    pipeline.strlen(key)
-    pipeline.getrangeBuffer(key, 0, PREFIX_BYTES - 1)
-  }
-  const replies = ((await pipeline.exec()) ?? []) as Reply[]
-  const toSample: Array<{ slot: number; key: string; raw: Buffer }> = []
+  const probes = await probe(keys)
+  const toSample: Array<{ slot: number; key: string; raw: Buffer; memory: number }> = []
   for (let i = 0; i < keys.length; i++) {
-    const type = check(replies[4 * i]) as string | undefined
-    const memory = (check(replies[4 * i + 1]) as number | null | undefined) ?? 0
-    if (type === undefined || type === 'none') {
+    const { type, memory, length, prefix } = probes[i]!
+    if (type === 'none') {
       stats.vanished++
       continue
     }
@@ -95,8 +90,6 @@ async function readBatch(redis: RedisConnection, stats: ScanStats, keys: Buffer[
       stats.top.offer({ key, kind: 'other', type, memory })
       continue
     }
-    const length = (check(replies[4 * i + 2]) as number | undefined) ?? 0
-    const prefix = (check(replies[4 * i + 3]) as Buffer | undefined) ?? Buffer.alloc(0)
     const found = classifyString(key, prefix, length)
     stats.add(found.kind, memory, length)
     stats.top.offer({ key, kind: found.kind, type, memory })
@@ -109,23 +102,23 @@ async function readBatch(redis: RedisConnection, stats: ScanStats, keys: Buffer[
       if (length > MAX_SAMPLE_BYTES) {
         stats.sample.discard(slot, key)
         stats.sampleTooLarge++
-      } else toSample.push({ slot, key, raw })
+      } else toSample.push({ slot, key, raw, memory })
     }
   }
   if (toSample.length > 0) await measureSample(redis, stats, toSample)
 }
 
-async function measureSample(redis: RedisConnection, stats: ScanStats, entries: Array<{ slot: number; key: string; raw: Buffer }>): Promise<void> {
+async function measureSample(redis: RedisConnection, stats: ScanStats, entries: Array<{ slot: number; key: string; raw: Buffer; memory: number }>): Promise<void> {
   const pipeline = redis.client.pipeline()
   for (const { raw } of entries) pipeline.getBuffer(raw)
   const replies = ((await pipeline.exec()) ?? []) as Reply[]
   const utf8 = new TextDecoder('utf-8', { fatal: true })
-  entries.forEach(({ slot, key }, i) => {
+  entries.forEach(({ slot, key, memory }, i) => {
     const value = check(replies[i]) as Buffer | null | undefined
     if (value === null || value === undefined) return stats.sample.discard(slot, key)
     try {
       const envelope = encode(JSON.parse(utf8.decode(value)))
-      stats.sample.measure(slot, key, { jsonBytes: value.length, stowageBytes: envelope.length })
+      stats.sample.measure(slot, key, { jsonBytes: value.length, stowageBytes: envelope.length, memory, memoryAsStowage: memoryWithLength(memory, value.length, envelope.length) })
     } catch {
       stats.sampleInvalid++
       stats.sample.discard(slot, key)

@@ -37,8 +37,9 @@ export interface ScanReport {
     readonly ci95: [number, number] | null
     readonly jsonBytes: number
     readonly estimatedBytes: number
-    /** Σ MEMORY USAGE of the JSON keys with their values' bytes scaled by the ratio. */
+    /** Σ MEMORY USAGE of the JSON keys times the sample's ratio of memory as envelopes to memory now (see redis-memory.ts). */
     readonly estimatedMemory: number
+    readonly memoryRatio: number
     readonly sampleInvalid: number
     readonly sampleTooLarge: number
   } | null
@@ -54,7 +55,9 @@ export interface ScanReport {
 export function buildScanReport(stats: ScanStats, facts: { server: string; match: string | undefined; end: ScanEnd; elapsedMs: number; dbsize: number }): ScanReport {
   const k = stats.kinds
   const json = k.json
-  const estimate = estimateRatio(stats.sample.measurements(), json.keys)
+  const sample = stats.sample.measurements()
+  const estimate = estimateRatio(sample.map((s) => ({ x: s.jsonBytes, y: s.stowageBytes })), json.keys)
+  const memoryEstimate = estimateRatio(sample.map((s) => ({ x: s.memory, y: s.memoryAsStowage })), json.keys)
   const e = stats.envelopes
   return {
     server: facts.server,
@@ -84,7 +87,8 @@ export function buildScanReport(stats: ScanStats, facts: { server: string; match
           ci95: estimate.low === undefined || estimate.high === undefined ? null : [estimate.low, estimate.high],
           jsonBytes: json.bytes,
           estimatedBytes: Math.round(json.bytes * estimate.ratio),
-          estimatedMemory: Math.round(json.memory - json.bytes + json.bytes * estimate.ratio),
+          estimatedMemory: Math.round(json.memory * (memoryEstimate?.ratio ?? 1)),
+          memoryRatio: memoryEstimate?.ratio ?? 1,
           sampleInvalid: stats.sampleInvalid,
           sampleTooLarge: stats.sampleTooLarge,
         }
@@ -130,7 +134,7 @@ export function scanReportText(r: ScanReport): string {
     out.push(`  sample: ${formatCount(j.sampleSize)} of ${formatCount(j.population)} JSON values re-encoded with the default codec`)
     out.push(`  ratio to JSON: ${formatRatio(j.ratio)}×${ci}`)
     out.push(`  value bytes: ${formatBytes(j.jsonBytes)} → about ${formatBytes(j.estimatedBytes)}`)
-    out.push(`  memory: ${formatBytes(r.kinds.json!.memory)} → about ${formatBytes(j.estimatedMemory)} (saves about ${formatBytes(r.kinds.json!.memory - j.estimatedMemory)})`)
+    out.push(`  memory: ${formatBytes(r.kinds.json!.memory)} → about ${formatBytes(j.estimatedMemory)} (saves about ${formatBytes(r.kinds.json!.memory - j.estimatedMemory)}, with jemalloc's size classes)`)
     if (j.sampleInvalid || j.sampleTooLarge) out.push(`  left out of the sample: ${formatCount(j.sampleInvalid)} not valid JSON, ${formatCount(j.sampleTooLarge)} over 16 MiB`)
   } else if (r.kinds.json!.keys > 0) {
     out.push('', 'JSON strings as Stowage: no estimate (no sampled value could be re-encoded)')
