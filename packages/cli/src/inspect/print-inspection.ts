@@ -47,7 +47,7 @@ export function inspectionText(source: EnvelopeSource, found: Inspection, colors
   lines.push(['source', source.kind === 'redis' ? `${source.location} key ${JSON.stringify(source.key)}` : source.kind === 'stdin' ? 'standard input' : source.location])
   if (source.redis) {
     const r = source.redis
-    lines.push(['TTL', r.ttlMs === null ? 'none (the key does not expire)' : `${formatDuration(r.ttlMs)} (expires ${new Date(Date.now() + r.ttlMs).toISOString()})`])
+    lines.push(['TTL', r.ttlMs === null ? 'none (the key does not expire)' : `${formatCount(r.ttlMs)} ms (${formatDuration(r.ttlMs)}, expires ${new Date(Date.now() + r.ttlMs).toISOString()})`])
     lines.push(['memory usage', r.memoryUsage === null ? '-' : `${formatCount(r.memoryUsage)} B (Redis MEMORY USAGE${r.chunked ? ', of the manifest alone' : ''})`])
     if (r.chunked) lines.push(['stored as', `${formatCount(r.chunked.chunks)} chunks plus a 40-byte manifest (FORMAT.md §6), ${formatCount(r.chunked.totalLength)} B in all; read through @stowage/redis`])
   }
