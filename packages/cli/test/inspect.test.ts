@@ -103,7 +103,7 @@ describe('stowage inspect', () => {
     const value = Array.from({ length: 3000 }, (_, i) => `line ${i} ${'x'.repeat(i % 17)}`)
     const store = createRedisStore({ client, chunkSize: 1024 })
     const bytes = createCodec({ compress: 'never' }).encode(value)
-    await store.set(key, bytes, 60_000)
+    await store.set(key, bytes, { ttl: 60_000 })
     expect((await client.strlen(key))).toBe(40)
     const { code, stdout } = await runCli(['inspect', url, key])
     expect(code).toBe(0)

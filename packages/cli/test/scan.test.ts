@@ -30,7 +30,7 @@ describe('stowage scan', () => {
     for (let i = 0; i < 2; i++) pipeline.rpush(`${p}list:${i}`, 'a', 'b')
     await pipeline.exec()
     const huge = Array.from({ length: 2000 }, (_, i) => `entry ${i}`)
-    await createRedisStore({ client, chunkSize: 1024 }).set(`${p}huge`, never.encode(huge), 600_000)
+    await createRedisStore({ client, chunkSize: 1024 }).set(`${p}huge`, never.encode(huge), { ttl: 600_000 })
     const chunkKeys = (await client.keys(`{${p}huge}:chunk:*`)).length // a test's own handful of keys
     expect(chunkKeys).toBeGreaterThan(10)
 

@@ -15,7 +15,7 @@ return 0
 `
 
 /** A client with the `stowageSwap(key, expected, replacement)` command defined. */
-export type SwapClient = Redis & { stowageSwap(key: Buffer, expected: Buffer, replacement: Uint8Array): Promise<number> }
+export type SwapClient = Redis & { stowageSwap(key: Buffer, expected: Buffer, replacement: Buffer): Promise<number> }
 
 /**
  * Defines `stowageSwap(key, expected, replacement)` on the client (and its pipelines): sets the
