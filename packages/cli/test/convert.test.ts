@@ -2,7 +2,7 @@ import { decode, encode, inspect } from '@stowage/core'
 import type { Redis } from 'ioredis'
 import { describe, expect, inject, it } from 'vitest'
 import { defineSwap } from '../src/convert/swap-script.js'
-import { redisClient, runCli, STACK_LINE, uniquePrefix } from './run-cli.js'
+import { redisClient, runCli, STACK_LINE, startCli, stderrShows, uniquePrefix } from './run-cli.js'
 
 const rows = (n: number, seed: number) => Array.from({ length: n }, (_, i) => ({ index: i + seed, createdAt: 1700000000000 + i, nested: { isEven: i % 2 === 0 } }))
 
@@ -96,6 +96,30 @@ describe('stowage convert', () => {
     await client.del(key)
     expect(await swapper.stowageSwap(Buffer.from(key), Buffer.from('{"v":1}'), envelope)).toBe(0)
     expect(await client.exists(key)).toBe(0)
+  })
+
+  it('stops on SIGINT with a partial report (exit 130), and a second run finishes the job', async () => {
+    const url = inject('redisUrl')
+    const client = redisClient()
+    const p = uniquePrefix('convert-sigint')
+    const pipeline = client.pipeline()
+    for (let i = 0; i < 1500; i++) pipeline.set(`${p}${i}`, JSON.stringify({ i, name: `item ${i}` }))
+    await pipeline.exec()
+    const { child, finished } = startCli(['convert', url, '--match', `${p}*`, '--rate', '300', '--batch', '30', '--json', '--progress'])
+    await stderrShows(child, /\| [1-9][\d,]* converted/)
+    child.kill('SIGINT')
+    const first = await finished
+    expect(first.code).toBe(130)
+    const partial = JSON.parse(first.stdout)
+    expect(partial.end).toBe('interrupted')
+    expect(partial.converted).toBeGreaterThan(0)
+    expect(partial.converted).toBeLessThan(1500)
+    const rest = await runCli(['convert', url, '--match', `${p}*`, '--json'])
+    expect(rest.code).toBe(0)
+    const done = JSON.parse(rest.stdout)
+    expect(done.converted + done.alreadyStowage).toBe(1500)
+    expect(done.alreadyStowage).toBe(partial.converted)
+    expect(decode((await client.getBuffer(`${p}1499`))!)).toEqual({ i: 1499, name: 'item 1499' })
   })
 
   it('needs --match, and fails cleanly without Redis', async () => {

@@ -6,7 +6,7 @@ import { reportFailure } from '../errors/report-failure.js'
 import { writeOutput } from '../io/write-output.js'
 import { createProgress, type ProgressMode } from '../progress/progress.js'
 import { connectRedis } from '../redis/connect.js'
-import { onInterrupt } from '../scan/interrupt.js'
+import { onInterrupt } from '../run/interrupt.js'
 
 /** Options of `stowage convert`; the CLI gives each its default. */
 export interface ConvertOptions {

@@ -3,8 +3,8 @@ import type { Progress } from '../progress/progress.js'
 import type { RedisConnection } from '../redis/connect.js'
 import { isReplyError } from '../redis/connect.js'
 import { isManifest } from '../scan/classify.js'
-import { RateLimit } from '../scan/rate-limit.js'
-import type { ScanEnd } from '../scan/scan-keys.js'
+import { RateLimit } from '../run/rate-limit.js'
+import type { RunEnd } from '../run/run-end.js'
 import { INVALID_LIST_SIZE, type ConvertStats } from './convert-stats.js'
 import { defineSwap, type SwapClient } from './swap-script.js'
 
@@ -51,7 +51,7 @@ function isEnvelope(value: Buffer): boolean {
  * @param options - see {@link ConvertKeysOptions}.
  * @returns how it ended, and the Redis failure when Redis went away.
  */
-export async function convertKeys(redis: RedisConnection, stats: ConvertStats, options: ConvertKeysOptions): Promise<{ end: ScanEnd; error?: Error }> {
+export async function convertKeys(redis: RedisConnection, stats: ConvertStats, options: ConvertKeysOptions): Promise<{ end: RunEnd; error?: Error }> {
   const client = defineSwap(redis.client)
   const limit = new RateLimit(options.rate, options.signal)
   const utf8 = new TextDecoder('utf-8', { fatal: true })

@@ -1,5 +1,5 @@
 import { formatBytes, formatCount, formatRatio } from '../format/units.js'
-import type { ScanEnd } from '../scan/scan-keys.js'
+import type { RunEnd } from '../run/run-end.js'
 import type { ConvertStats } from './convert-stats.js'
 
 /** The `convert` report as data (`convert --json` prints exactly this). */
@@ -7,7 +7,7 @@ export interface ConvertReport extends ConvertStats {
   readonly server: string
   readonly match: string
   readonly dryRun: boolean
-  readonly end: ScanEnd
+  readonly end: RunEnd
   readonly elapsedMs: number
 }
 

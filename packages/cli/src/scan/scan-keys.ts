@@ -4,15 +4,14 @@ import { isReplyError } from '../redis/connect.js'
 import type { Progress } from '../progress/progress.js'
 import { classifyString } from './classify.js'
 import { defineProbe, type Probe } from './probe-script.js'
-import { RateLimit } from './rate-limit.js'
+import { RateLimit } from '../run/rate-limit.js'
+import type { RunEnd } from '../run/run-end.js'
 import { memoryWithLength } from './redis-memory.js'
 import type { ScanStats } from './scan-stats.js'
 
 /** JSON values larger than this are not re-encoded for the estimate (bounded memory); they are counted. */
 export const MAX_SAMPLE_BYTES = 16 * 1024 * 1024
 
-/** How a scan ended. */
-export type ScanEnd = 'complete' | 'interrupted' | 'redis-gone'
 
 /** Options of {@link scanKeys}. */
 export interface ScanKeysOptions {
@@ -38,7 +37,7 @@ type Reply = [Error | null, unknown]
  * @param options - see {@link ScanKeysOptions}.
  * @returns how it ended, and the Redis failure when Redis went away (the counts so far stay in `stats`).
  */
-export async function scanKeys(redis: RedisConnection, stats: ScanStats, options: ScanKeysOptions): Promise<{ end: ScanEnd; error?: Error }> {
+export async function scanKeys(redis: RedisConnection, stats: ScanStats, options: ScanKeysOptions): Promise<{ end: RunEnd; error?: Error }> {
   const { client } = redis
   const limit = new RateLimit(options.rate, options.signal)
   const probe = defineProbe(client)

@@ -1,6 +1,6 @@
 import { formatBytes, formatCount, formatDuration, formatPercent, formatRatio, formatTable } from '../format/units.js'
 import { estimateRatio } from './ratio-estimate.js'
-import type { ScanEnd } from './scan-keys.js'
+import type { RunEnd } from '../run/run-end.js'
 import type { ScanStats } from './scan-stats.js'
 import type { LargeKey } from './top-keys.js'
 
@@ -9,7 +9,7 @@ export interface ScanReport {
   readonly server: string
   readonly match: string | null
   /** `complete`, or why the report is partial. */
-  readonly end: ScanEnd
+  readonly end: RunEnd
   readonly elapsedMs: number
   readonly keysPerSecond: number
   /** DBSIZE when the scan started. */
@@ -52,7 +52,7 @@ export interface ScanReport {
  * @param facts - the server, pattern, how it ended, the time taken and DBSIZE.
  * @returns the report.
  */
-export function buildScanReport(stats: ScanStats, facts: { server: string; match: string | undefined; end: ScanEnd; elapsedMs: number; dbsize: number }): ScanReport {
+export function buildScanReport(stats: ScanStats, facts: { server: string; match: string | undefined; end: RunEnd; elapsedMs: number; dbsize: number }): ScanReport {
   const k = stats.kinds
   const json = k.json
   const sample = stats.sample.measurements()
