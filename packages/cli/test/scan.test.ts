@@ -130,7 +130,7 @@ describe('stowage scan', () => {
       await server.stop()
       const { code, stdout, stderr } = await finished
       expect(code).toBe(3)
-      expect(stderr).toMatch(new RegExp(`stowage: STORE_ERROR: Redis at ${server.url} failed: .*(ECONNREFUSED|Connection is closed|max retries)`, 'i'))
+      expect(stderr).toMatch(new RegExp(`stowage: STORE_ERROR: Redis at ${server.url} went away: .*(ECONNREFUSED|Connection is closed|max retries)`, 'i'))
       expect(stdout).toMatch(new RegExp(`stowage scan ${server.url}: REDIS WENT AWAY: a partial report`))
       const scanned = Number(/^([\d,]+) keys \(DBSIZE 3,000\)/m.exec(stdout)?.[1]?.replace(/,/g, ''))
       expect(scanned).toBeGreaterThan(0)
@@ -138,6 +138,25 @@ describe('stowage scan', () => {
       expect(stdout + stderr).not.toMatch(STACK_LINE)
     } finally {
       await server.stop()
+    }
+  })
+
+  it('says which command Redis refused (an ACL without EVAL), with the password hidden', async () => {
+    const url = new URL(inject('redisUrl'))
+    const client = redisClient()
+    const p = uniquePrefix('scan-acl')
+    await fill(client, p, 10)
+    const user = p.replace(/:/g, '-').slice(0, -1)
+    // This run's own server: a user that may SCAN but not run scripts.
+    await client.call('ACL', 'SETUSER', user, 'on', '>secret-pw', '~*', '+@all', '-eval', '-evalsha')
+    try {
+      const { code, stdout, stderr } = await runCli(['scan', `redis://${user}:secret-pw@${url.host}`, '--match', `${p}*`])
+      expect(code).toBe(3)
+      expect(stderr).toMatch(new RegExp(`^stowage: STORE_ERROR: Redis at redis://${user}:\\*\\*\\*@${url.host} refused a command: NOPERM`))
+      expect(stdout).toMatch(/: REDIS REFUSED A COMMAND: a partial report/)
+      expect(stdout + stderr).not.toContain('secret-pw')
+    } finally {
+      await client.call('ACL', 'DELUSER', user)
     }
   })
 

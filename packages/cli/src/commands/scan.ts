@@ -30,7 +30,7 @@ export interface ScanOptions {
  * `stowage scan <redis-url>`: what the keys hold, and what Stowage would save. Read-only.
  * @param url - a redis:// URL.
  * @param options - see {@link ScanOptions}.
- * @returns OK, INTERRUPTED (SIGINT) or REDIS (went away), each after printing the (partial) report.
+ * @returns OK, INTERRUPTED (SIGINT) or REDIS (went away or refused a command), each after printing the (partial) report.
  * @throws {StowageError} STORE_ERROR when Redis cannot be reached at all.
  */
 export async function scanCommand(url: string, options: ScanOptions): Promise<ExitCode> {

@@ -69,7 +69,7 @@ export async function convertKeys(redis: RedisConnection, stats: ConvertStats, o
     } while (!options.signal.aborted)
     return { end: 'interrupted' }
   } catch (e) {
-    return { end: 'redis-gone', error: redis.failure(e) }
+    return { end: isReplyError(e) ? 'redis-error' : 'redis-gone', error: redis.failure(e) }
   }
 }
 

@@ -18,7 +18,7 @@ export interface ConvertReport extends ConvertStats {
  */
 export function convertReportText(r: ConvertReport): string {
   const out: string[] = []
-  const state = r.end === 'complete' ? 'complete' : r.end === 'interrupted' ? 'INTERRUPTED: run it again to go on' : 'REDIS FAILED: run it again to go on'
+  const state = { complete: 'complete', interrupted: 'INTERRUPTED: run it again to go on', 'redis-gone': 'REDIS WENT AWAY: run it again to go on', 'redis-error': 'REDIS REFUSED A COMMAND: see above' }[r.end]
   out.push(`stowage convert ${r.server} --match ${r.match}${r.dryRun ? ' --dry-run (nothing written)' : ''}: ${state}`)
   out.push(`  scanned            ${formatCount(r.scanned)} keys in ${(r.elapsedMs / 1000).toFixed(1)} s`)
   out.push(`  ${r.dryRun ? 'would convert' : 'converted    '}      ${formatCount(r.converted)} JSON values`)

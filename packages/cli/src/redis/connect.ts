@@ -52,8 +52,8 @@ export async function connectRedis(url: string): Promise<RedisConnection> {
   client.on('error', (error: unknown) => (lastError = error))
   const failure = (error: unknown): StowageError => {
     if (StowageError.isInstance(error)) return error
-    const reason = describe(lastError ?? error)
-    return new StowageError(StowageErrorCode.STORE_ERROR, `Redis at ${label} failed: ${reason}`, { cause: error })
+    if (isReplyError(error)) return new StowageError(StowageErrorCode.STORE_ERROR, `Redis at ${label} refused a command: ${describe(error)}`, { cause: error })
+    return new StowageError(StowageErrorCode.STORE_ERROR, `Redis at ${label} went away: ${describe(lastError ?? error)}`, { cause: error })
   }
   try {
     await client.connect()

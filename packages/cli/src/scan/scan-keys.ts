@@ -60,7 +60,7 @@ export async function scanKeys(redis: RedisConnection, stats: ScanStats, options
       if (options.signal.aborted) return { end: 'interrupted' }
     }
   } catch (e) {
-    return { end: 'redis-gone', error: redis.failure(e) }
+    return { end: isReplyError(e) ? 'redis-error' : 'redis-gone', error: redis.failure(e) }
   }
 }
 

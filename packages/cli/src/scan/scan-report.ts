@@ -106,7 +106,7 @@ const KIND_NAMES: Record<string, string> = { stowage: 'Stowage envelopes', json:
  */
 export function scanReportText(r: ScanReport): string {
   const out: string[] = []
-  const state = r.end === 'complete' ? 'complete' : r.end === 'interrupted' ? 'INTERRUPTED: a partial report' : 'REDIS WENT AWAY: a partial report'
+  const state = { complete: 'complete', interrupted: 'INTERRUPTED: a partial report', 'redis-gone': 'REDIS WENT AWAY: a partial report', 'redis-error': 'REDIS REFUSED A COMMAND: a partial report' }[r.end]
   out.push(`stowage scan ${r.server}${r.match === null ? '' : ` --match ${r.match}`}: ${state}`)
   out.push(`${formatCount(r.keys)} keys (DBSIZE ${formatCount(r.dbsize)}) in ${formatDuration(r.elapsedMs)}, ${formatCount(r.keysPerSecond)} keys/s; ${formatBytes(r.memory)} in all (MEMORY USAGE)${r.vanished ? `; ${formatCount(r.vanished)} keys vanished while scanned` : ''}`)
   out.push('')
