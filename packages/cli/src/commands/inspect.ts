@@ -1,0 +1,31 @@
+import { ExitCode } from '../errors/exit-codes.js'
+import { inspectBytes } from '../inspect/inspect-bytes.js'
+import { inspectionJson, inspectionText } from '../inspect/print-inspection.js'
+import { readEnvelope } from '../inspect/read-envelope.js'
+import { writeOutput } from '../io/write-output.js'
+
+/** Options of `stowage inspect`. */
+export interface InspectOptions {
+  /** Print JSON instead of text. Defaults to false. */
+  readonly json?: boolean
+}
+
+/**
+ * `stowage inspect <source> [key]`: prints an envelope's header, its Redis facts and its value.
+ * @param source - a redis:// URL (with `key`), a file, or `-` for standard input.
+ * @param key - the Redis key.
+ * @param options - see {@link InspectOptions}.
+ * @returns {@link ExitCode.OK}, or {@link ExitCode.FAILED} when the bytes are not a readable envelope (the report says why).
+ * @throws {StowageError} when the source cannot be read (see readEnvelope).
+ */
+export async function inspectCommand(source: string, key: string | undefined, options: InspectOptions): Promise<ExitCode> {
+  const read = await readEnvelope(source, key)
+  const found = inspectBytes(read.bytes)
+  if (options.json) await writeOutput(JSON.stringify(inspectionJson(read.source, found), null, 2) + '\n', undefined, false)
+  else await writeOutput(inspectionText(read.source, found, process.stdout.isTTY === true), undefined, false)
+  if (found.error) {
+    process.stderr.write(`stowage: ${found.error.code}: ${found.error.message}\n`)
+    return ExitCode.FAILED
+  }
+  return ExitCode.OK
+}

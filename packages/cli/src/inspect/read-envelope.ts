@@ -1,0 +1,66 @@
+import { MANIFEST_MAGIC, createRedisStore } from '@stowage/redis'
+import { invalidInput } from '../errors/report-failure.js'
+import { readInput } from '../io/read-input.js'
+import { connectRedis } from '../redis/connect.js'
+
+/** Where the bytes came from, and what Redis says about their key. */
+export interface EnvelopeSource {
+  readonly kind: 'redis' | 'file' | 'stdin'
+  /** The Redis URL (password hidden) or the file path. */
+  readonly location: string
+  readonly key?: string
+  readonly redis?: {
+    /** Remaining time to live in ms, or `null` for a key without one. */
+    readonly ttlMs: number | null
+    /** `MEMORY USAGE` of the key (for a chunked value: of its manifest). */
+    readonly memoryUsage: number | null
+    /** Set for a value stored as chunks plus a manifest (FORMAT.md §6). */
+    readonly chunked?: { readonly chunks: number; readonly totalLength: number }
+  }
+}
+
+/**
+ * Reads an envelope from Redis (`url` plus `key`), a file, or standard input (`-`).
+ * @param source - a redis:// URL, a path or `-`.
+ * @param key - the key, with a Redis URL.
+ * @returns the bytes and where they came from.
+ * @throws {StowageError} INVALID_ARGUMENT (no such key or file, a key of another type, a missing key argument); STORE_ERROR (Redis failed).
+ */
+export async function readEnvelope(source: string, key: string | undefined): Promise<{ bytes: Uint8Array; source: EnvelopeSource }> {
+  if (!/^rediss?:\/\//.test(source)) {
+    if (key !== undefined) throw invalidInput(`a key (${key}) is only taken with a Redis URL`)
+    return { bytes: await readInput(source), source: { kind: source === '-' ? 'stdin' : 'file', location: source } }
+  }
+  if (key === undefined) throw invalidInput('inspect <redis-url> needs a key: stowage inspect redis://host:6379 <key>')
+  const redis = await connectRedis(source)
+  try {
+    const [type, raw, ttl, memory] = await Promise.all([
+      redis.client.type(key),
+      redis.client.getBuffer(key).catch(() => null),
+      redis.client.pttl(key),
+      redis.client.memory('USAGE', key) as Promise<number | null>,
+    ]).catch((e: unknown) => {
+      throw redis.failure(e)
+    })
+    if (type === 'none') throw invalidInput(`key ${JSON.stringify(key)} does not exist at ${redis.label}`)
+    if (type !== 'string' || raw === null) throw invalidInput(`key ${JSON.stringify(key)} holds a Redis ${type}, not a string: it cannot be an envelope`)
+    let bytes: Uint8Array = raw
+    let chunked: { chunks: number; totalLength: number } | undefined
+    if (raw.length === 40 && MANIFEST_MAGIC.every((b, i) => raw[i] === b)) {
+      chunked = { chunks: raw.readUInt32BE(24), totalLength: Number(raw.readBigUInt64BE(28)) }
+      // The store reassembles the chunks and checks the manifest's CRC.
+      const store = createRedisStore({ client: redis.client, commandTimeout: 60_000 })
+      const whole = await store.get(key).catch((e: unknown) => {
+        throw redis.failure(e)
+      })
+      if (whole === undefined) throw invalidInput(`key ${JSON.stringify(key)} is a chunk manifest whose chunks are gone`)
+      bytes = whole
+    }
+    return {
+      bytes,
+      source: { kind: 'redis', location: redis.label, key, redis: { ttlMs: ttl >= 0 ? ttl : null, memoryUsage: memory, ...(chunked ? { chunked } : {}) } },
+    }
+  } finally {
+    await redis.close()
+  }
+}

@@ -1,0 +1,132 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createCodec, encode } from '@stowage/core'
+import { createRedisStore } from '@stowage/redis'
+import { freePort } from '@stowage/redis-server'
+import { describe, expect, inject, it } from 'vitest'
+import { redisClient, runCli, STACK_LINE, uniquePrefix } from './run-cli.js'
+
+const rich = { id: 42n, tags: new Set(['a', 'b']), at: new Date(1700000000000), scores: new Float64Array([1.5, -0]), byId: new Map([[1, 'one']]) }
+const rows = Array.from({ length: 200 }, (_, i) => ({ index: i, createdAt: 1700000000000 + i, nested: { isEven: i % 2 === 0 } }))
+
+function tempFile(name: string, bytes: Uint8Array): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'stowage-cli-')), name)
+  writeFileSync(path, bytes)
+  return path
+}
+
+describe('stowage inspect', () => {
+  it('prints the header, TTL, memory usage, ratio to JSON and typed value of an envelope in Redis', async () => {
+    const url = inject('redisUrl')
+    const client = redisClient()
+    const key = `${uniquePrefix('inspect')}rows`
+    const bytes = createCodec({ compress: 'always' }).encode(rows, { schemaVersion: 3, freshUntil: 1800000000000, tags: new Map([['rows', 7]]) })
+    await client.set(key, Buffer.from(bytes), 'EX', 600)
+    const { code, stdout, stderr } = await runCli(['inspect', url, key])
+    expect(stderr).toBe('')
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/format\s+Stowage envelope, format version 2/)
+    expect(stdout).toMatch(/compression\s+raw deflate/)
+    expect(stdout).toMatch(/schema version\s+3/)
+    expect(stdout).toMatch(/fresh until\s+2027-01-15T08:00:00.000Z \(1800000000000\)/)
+    expect(stdout).toMatch(/tags\s+rows@7/)
+    expect(stdout).toMatch(/TTL\s+(59\d,\d{3}|600,000) ms \(/)
+    expect(stdout).toMatch(new RegExp(`memory usage\\s+${await client.memory('USAGE', key)} B`))
+    expect(stdout).toMatch(/CRC-32\s+ok/)
+    expect(stdout).toContain(`envelope        ${bytes.length.toLocaleString('en-US')} B`)
+    expect(stdout).toMatch(/payload\s+[\d,]+ B of MessagePack \(inflated; stored 0\.\d+×\)/)
+    expect(stdout).toMatch(/as JSON\s+12,991 B: the envelope is 0\.0\d+× the equivalent JSON/)
+    expect(stdout).toContain('{ index: 9, createdAt: 1700000000009, nested: { isEven: false } }')
+  })
+
+  it('gives the same facts as JSON with --json, the value in tagged JSON', async () => {
+    const url = inject('redisUrl')
+    const client = redisClient()
+    const key = `${uniquePrefix('inspect-json')}rich`
+    const bytes = encode(rich)
+    await client.set(key, Buffer.from(bytes))
+    const { code, stdout } = await runCli(['inspect', url, key, '--json'])
+    expect(code).toBe(0)
+    const report = JSON.parse(stdout)
+    expect(report.source).toMatchObject({ kind: 'redis', key, redis: { ttlMs: null, memoryUsage: await client.memory('USAGE', key) } })
+    expect(report.header).toMatchObject({ formatVersion: 2, compression: 'none', byteLength: bytes.length, schemaVersion: null, tags: null })
+    expect(report.crc).toBe('ok')
+    expect(report.ratioToJson).toBeCloseTo(bytes.length / report.jsonBytes, 10)
+    expect(report.value.id).toEqual({ $stowage: 'bigint', value: '42' })
+    expect(report.value.byId).toEqual({ $stowage: 'Map', value: [[1, 'one']] })
+    expect(report.error).toBeNull()
+  })
+
+  it('shows Map, Set, Date, BigInt and typed arrays as such, from a file and from standard input', async () => {
+    const bytes = encode(rich)
+    for (const args of [['inspect', tempFile('rich.stow', bytes)], ['inspect', '-']]) {
+      const { code, stdout } = await runCli(args, bytes)
+      expect(code).toBe(0)
+      expect(stdout).toContain('id: 42n')
+      expect(stdout).toContain("tags: Set(2) { 'a', 'b' }")
+      expect(stdout).toContain('at: 2023-11-14T22:13:20.000Z')
+      expect(stdout).toContain('scores: Float64Array(2) [ 1.5, -0 ]')
+      expect(stdout).toContain("byId: Map(1) { 1 => 'one' }")
+    }
+  })
+
+  it('says CHECKSUM_MISMATCH for a flipped byte, with the header still shown and exit code 1', async () => {
+    const bytes = encode(rows)
+    const damaged = bytes.slice()
+    damaged[damaged.length - 5]! ^= 0x01
+    const { code, stdout, stderr } = await runCli(['inspect', '-'], damaged)
+    expect(code).toBe(1)
+    expect(stdout).toMatch(/CRC-32\s+MISMATCH/)
+    expect(stderr).toBe('stowage: CHECKSUM_MISMATCH: the envelope is damaged: its CRC-32 does not match\n')
+    expect(stdout + stderr).not.toMatch(STACK_LINE)
+  })
+
+  it('says TRUNCATED and BAD_MAGIC for cut and foreign bytes, also in --json', async () => {
+    const bytes = encode(rows)
+    const cut = await runCli(['inspect', '-', '--json'], bytes.subarray(0, 6))
+    expect(cut.code).toBe(1)
+    expect(JSON.parse(cut.stdout).error.code).toBe('TRUNCATED')
+    const cutPayload = await runCli(['inspect', '-', '--json'], bytes.subarray(0, bytes.length - 3))
+    expect(cutPayload.code).toBe(1)
+    expect(['TRUNCATED', 'CHECKSUM_MISMATCH', 'CORRUPT']).toContain(JSON.parse(cutPayload.stdout).error.code)
+    const foreign = await runCli(['inspect', '-'], JSON.stringify(rows))
+    expect(foreign.code).toBe(1)
+    expect(foreign.stderr).toMatch(/^stowage: BAD_MAGIC: /)
+    expect(foreign.stdout + foreign.stderr).not.toMatch(STACK_LINE)
+  })
+
+  it('says a Redis key holds a chunked value, and reads it through the chunks', async () => {
+    const url = inject('redisUrl')
+    const client = redisClient()
+    const key = `${uniquePrefix('inspect-chunks')}big`
+    const value = Array.from({ length: 3000 }, (_, i) => `line ${i} ${'x'.repeat(i % 17)}`)
+    const store = createRedisStore({ client, chunkSize: 1024 })
+    const bytes = createCodec({ compress: 'never' }).encode(value)
+    await store.set(key, bytes, { ttl: 60_000 })
+    expect((await client.strlen(key))).toBe(40)
+    const { code, stdout } = await runCli(['inspect', url, key])
+    expect(code).toBe(0)
+    expect(stdout).toMatch(new RegExp(`stored as\\s+${Math.ceil(bytes.length / 1024)} chunks plus a 40-byte manifest`))
+    expect(stdout).toContain(`envelope        ${bytes.length.toLocaleString('en-US')} B`)
+    expect(stdout).toContain("'line 19 xx'")
+    expect(stdout).toContain('... 2980 more items')
+  })
+
+  it('fails cleanly on a missing key, a key of another type, and an unreachable Redis', async () => {
+    const url = inject('redisUrl')
+    const client = redisClient()
+    const prefix = uniquePrefix('inspect-missing')
+    await client.hset(`${prefix}hash`, 'a', '1')
+    const missing = await runCli(['inspect', url, `${prefix}nothing`])
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toMatch(/^stowage: INVALID_ARGUMENT: key ".*nothing" does not exist/)
+    const hash = await runCli(['inspect', url, `${prefix}hash`])
+    expect(hash.code).toBe(1)
+    expect(hash.stderr).toMatch(/holds a Redis hash, not a string/)
+    const down = await runCli(['inspect', `redis://127.0.0.1:${await freePort()}`, 'k'])
+    expect(down.code).toBe(3)
+    expect(down.stderr).toMatch(/^stowage: STORE_ERROR: cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/)
+    expect(down.stderr).not.toMatch(STACK_LINE)
+  })
+})
