@@ -34,7 +34,7 @@ export {
   type InvalidationMessage,
 } from './cache/invalidation.js'
 export type { Codec, DecodedEnvelope, EncodedEnvelope } from './codec/codec.js'
-export { inspect, type Compression, type EnvelopeInfo, type EnvelopeMeta } from './codec/envelope.js'
+export { inspect, withoutTags, type Compression, type EnvelopeInfo, type EnvelopeMeta } from './codec/envelope.js'
 export type { Extension } from './codec/extension.js'
 export { ExtType, FORMAT_VERSION, MAGIC, OLDEST_FORMAT_VERSION, USER_EXT_MAX } from './codec/format.js'
 export {

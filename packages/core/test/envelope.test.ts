@@ -17,6 +17,7 @@ describe('envelope', () => {
       tags: undefined,
       payloadLength: small.length - 8,
       byteLength: small.length,
+      crc: new DataView(small.buffer, small.byteOffset).getUint32(4),
     })
     const big = encode(text, { compressThreshold: 1024 })
     expect(inspect(big).compression).toBe('deflate-raw')

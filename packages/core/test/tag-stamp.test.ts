@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import * as api from '../src/index.js'
 import { createCodec, inspect, MAX_TAG_BYTES, MAX_TAGS, StowageErrorCode } from '../src/index.js'
 import { fromHex } from './helpers.js'
 import { goldenVectors } from './golden-vectors.js'
@@ -78,5 +79,22 @@ describe('tag stamp in the envelope', () => {
     expect(codeOf(() => inspect(changed(1, 1)))).toBe(StowageErrorCode.UNSUPPORTED_VERSION)
     // A stamp whose bytes changed but stay well-formed fails the CRC, which covers the header.
     expect(codeOf(() => codec.decode(changed(9, 2)))).toBe(StowageErrorCode.CHECKSUM_MISMATCH)
+  })
+})
+
+describe('withoutTags', () => {
+  it('drops the stamp and keeps the payload and other metadata, with a CRC that checks; untagged bytes come back as they are', () => {
+    const { withoutTags } = api
+    const meta = { schemaVersion: 4, freshUntil: 1767225600123, tags: new Map([['t', 1]]) }
+    for (const c of [createCodec({ compress: 'never' }), createCodec({ compress: 'always' })]) {
+      const tagged = c.encode(value, meta)
+      const plain = withoutTags(tagged)
+      expect(inspect(plain)).toMatchObject({ schemaVersion: 4, freshUntil: 1767225600123, tags: undefined, compression: inspect(tagged).compression })
+      expect(c.decode(plain)).toStrictEqual(value)
+      expect(c.encode(value, { schemaVersion: 4, freshUntil: 1767225600123 })).toStrictEqual(plain)
+      expect(withoutTags(plain)).toBe(plain)
+      tagged[tagged.length - 1] = (tagged[tagged.length - 1] as number) ^ 1
+      expect(codeOf(() => withoutTags(tagged))).toBe(StowageErrorCode.CHECKSUM_MISMATCH)
+    }
   })
 })

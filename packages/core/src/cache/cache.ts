@@ -16,7 +16,7 @@ import {
   type MissReason,
 } from './cache-types.js'
 import type { Codec, EncodedEnvelope } from '../codec/codec.js'
-import { inspect } from '../codec/envelope.js'
+import { inspect, withoutTags } from '../codec/envelope.js'
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { decodeInvalidation, encodeInvalidation, INVALIDATION_CODEC_OPTIONS, splitInvalidation, type InvalidationChannel, type InvalidationMessage } from './invalidation.js'
 import { createMemoryStore } from '../stores/memory-store.js'
@@ -29,7 +29,7 @@ import { LocalTier, type LocalEntry } from './local-tier.js'
 import { SingleFlight, type FlightOptions } from './single-flight.js'
 import { CircuitBreaker } from './breaker.js'
 import { compileSchemas } from './schemas.js'
-import { openEntry, type Entry, type Opener } from './entry-opener.js'
+import { openEntry, type Entry, type Opened, type Opener } from './entry-opener.js'
 import { DEFAULT_LEASE_TIME, underLease, type LoadLease } from './lease.js'
 import { checkTags, newGeneration, stampTags, TagBook, tagKey } from './tags.js'
 
@@ -53,6 +53,16 @@ export interface Cache<S extends CacheSchema = CacheSchema> {
    * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED for bytes that are not an envelope; as {@link Cache.set}.
    */
   setBytes(key: CacheKey<S>, envelope: Uint8Array, options?: CacheTtlOptions): Promise<void>
+  /**
+   * Takes in an envelope received from elsewhere (a server, through `fetchCached`): opens it as
+   * `get` would (schema version and `migrate`, the key's schema), stores it as it is when this
+   * cache can use it, and returns its value. A tag stamp is left behind (`withoutTags`): tags name
+   * generations kept in the sender's store. Bytes this cache cannot use are never stored.
+   * @throws {StowageError} the decode codes (BAD_MAGIC, CHECKSUM_MISMATCH, …) for bad bytes;
+   *   UNSUPPORTED_VERSION for a schema version this cache cannot read; SCHEMA_MISMATCH; MIGRATION_FAILED;
+   *   as {@link Cache.set} for the store.
+   */
+  acceptBytes<T = never, K extends CacheKey<S> = CacheKey<S>>(key: K, envelope: Uint8Array, options?: CacheTtlOptions): Promise<[T] extends [never] ? CacheValue<S, K> : T>
   /**
    * The value under `key`, or `undefined` on a miss (absent, expired, corrupt, unusable version).
    * A stale value (past its fresh time, before it expires) is returned and counted as a stale hit.
@@ -166,6 +176,14 @@ function loadSettings(options: GetOrSetOptions | undefined, defaultTtl: number |
   return { ttl, staleFor, grace, softTimeout, hardTimeout, tags }
 }
 
+// Why received bytes cannot be taken in, as the error `acceptBytes` throws.
+function unusable(opened: Exclude<Opened, { entry: unknown }>, version: number): StowageError {
+  if ('storeError' in opened) return storeError('acceptBytes', opened.storeError)
+  if (StowageError.isInstance(opened.error)) return opened.error
+  const why = opened.miss === 'newer-version' ? `a newer schema version than this cache's (${version})` : `an older schema version and this cache has no migrate`
+  return new StowageError(StowageErrorCode.UNSUPPORTED_VERSION, `the envelope holds ${why}`)
+}
+
 function storeError(operation: string, e: unknown): StowageError {
   if (StowageError.isInstance(e)) return e
   return new StowageError(StowageErrorCode.STORE_ERROR, `the store failed during ${operation}: ${String((e as Error)?.message ?? e)}`, { cause: e })
@@ -214,6 +232,25 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     }
     this.wrote(key, undefined, { bytes: envelope, payloadLength }, false)
     this.changed('set', [{ full: storeKey(this.prefix, key) }])
+  }
+
+  async acceptBytes(key: string, envelope: Uint8Array, options?: CacheTtlOptions): Promise<never> {
+    checkKey(key)
+    const ttl = options?.ttl ?? this.shared.ttl
+    checkTtl(ttl)
+    const bytes = withoutTags(envelope)
+    const opened = await openEntry(this.shared.opener, this.prefix, key, bytes)
+    if (!('entry' in opened)) throw unusable(opened, this.shared.version)
+    const full = storeKey(this.prefix, key)
+    try {
+      await this.shared.store.set(full, bytes, { ttl })
+    } catch (e) {
+      this.writeFailed('set', key, e, false)
+      return opened.entry.value as never
+    }
+    this.wrote(key, opened.entry.value, { bytes, payloadLength: inspect(bytes).payloadLength })
+    this.changed('set', [{ full, kept: opened.entry, size: bytes.length, ttl }])
+    return opened.entry.value as never
   }
 
   async get(key: string): Promise<never> {

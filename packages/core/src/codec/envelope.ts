@@ -16,6 +16,7 @@ import {
   MAGIC,
   OLDEST_FORMAT_VERSION,
 } from './format.js'
+import { crc32Range } from './crc32.js'
 import { take } from './pool.js'
 import { readTagStamp } from './tag-stamp.js'
 
@@ -61,13 +62,14 @@ export interface EnvelopeInfo {
   readonly payloadLength: number
   /** Size of the whole envelope, header included. */
   readonly byteLength: number
+  /** The CRC-32 the envelope carries (unchecked): with `byteLength`, a cheap strong validator (an HTTP ETag). */
+  readonly crc: number
 }
 
 /** A parsed header plus where its parts are. */
 export interface Header extends EnvelopeInfo {
   /** Header bytes before the CRC. */
   readonly headerLength: number
-  readonly crc: number
 }
 
 /** CRC-32 (zlib's) of `data[start..end)`, continuing from `crc`. */
@@ -266,10 +268,41 @@ export function checkCrc(bytes: Uint8Array, header: Header, data: Uint8Array, st
  * Reads what an envelope's header says without decoding or checking its payload.
  *
  * @param bytes - an envelope produced by `encode`.
- * @returns format version, compression, dictionary id, schema version, fresh-until time, tags and sizes.
+ * @returns format version, compression, dictionary id, schema version, fresh-until time, tags, sizes and the CRC.
  * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CORRUPT, INVALID_ARGUMENT.
  */
 export function inspect(bytes: Uint8Array): EnvelopeInfo {
-  const { formatVersion, compression, dictionaryId, schemaVersion, freshUntil, tags, payloadLength, byteLength } = readHeader(bytes)
-  return { formatVersion, compression, dictionaryId, schemaVersion, freshUntil, tags, payloadLength, byteLength }
+  const { formatVersion, compression, dictionaryId, schemaVersion, freshUntil, tags, payloadLength, byteLength, crc } = readHeader(bytes)
+  return { formatVersion, compression, dictionaryId, schemaVersion, freshUntil, tags, payloadLength, byteLength, crc }
+}
+
+const COMPRESSION_IDS: Record<Compression, number> = {
+  none: CompressionId.NONE,
+  'deflate-raw': CompressionId.DEFLATE_RAW,
+  'deflate-raw-dictionary': CompressionId.DEFLATE_RAW_DICTIONARY,
+}
+
+/**
+ * The envelope without its tag stamp: the same payload bytes and other metadata, a new CRC. Tags
+ * name generations kept in the store that wrote them; an envelope served to another cache (over
+ * HTTP, say) leaves them behind. The CRC is checked first, so damaged bytes are never given a
+ * valid one.
+ *
+ * @param bytes - an envelope.
+ * @returns `bytes` itself when it has no tags, else a new envelope.
+ * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CORRUPT, CHECKSUM_MISMATCH, INVALID_ARGUMENT.
+ */
+export function withoutTags(bytes: Uint8Array): Uint8Array {
+  const header = readHeader(bytes)
+  if (header.tags === undefined) return bytes
+  const start = header.headerLength + CRC_SIZE
+  checkCrc(bytes, header, bytes, start, bytes.length, crc32Range)
+  const compression = COMPRESSION_IDS[header.compression]
+  const meta: SealMeta = { schemaVersion: header.schemaVersion, freshUntil: header.freshUntil }
+  const length = headerLength(compression, meta)
+  const out = new Uint8Array(length + CRC_SIZE + bytes.length - start)
+  writeHeader(out, 0, compression, header.payloadLength, header.dictionaryId ?? 0, meta)
+  writeUint32(out, length, crc32Range(bytes, start, bytes.length, crc32Range(out, 0, length)))
+  out.set(bytes.subarray(start), length + CRC_SIZE)
+  return out
 }

@@ -3,7 +3,7 @@
 // `@stowage/core/otel`, imports the API: the main entry costs nothing without it.
 import { metrics, SpanStatusCode, trace, type Attributes, type MeterProvider, type Span, type Tracer, type TracerProvider } from '@opentelemetry/api'
 import type { Cache } from '../cache/cache.js'
-import type { Bundle, CacheEvents, CacheSchema, CacheSetOptions, CacheStats, GetOrSetOptions } from '../cache/cache-types.js'
+import type { Bundle, CacheEvents, CacheSchema, CacheSetOptions, CacheStats, CacheTtlOptions, GetOrSetOptions } from '../cache/cache-types.js'
 import type { Codec } from '../codec/codec.js'
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
@@ -89,8 +89,12 @@ class InstrumentedCache implements Cache {
     return this.inner.getBytes(key)
   }
 
-  setBytes(key: string, envelope: Uint8Array, options?: CacheSetOptions): Promise<void> {
+  setBytes(key: string, envelope: Uint8Array, options?: CacheTtlOptions): Promise<void> {
     return this.inner.setBytes(key, envelope, options)
+  }
+
+  acceptBytes(key: string, envelope: Uint8Array, options?: CacheTtlOptions): Promise<never> {
+    return this.inner.acceptBytes(key, envelope, options) as Promise<never>
   }
 
   delete(key: string): Promise<boolean> {

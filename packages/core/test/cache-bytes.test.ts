@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest'
+import { createCache, createCodec, createMemoryStore, inspect, StowageErrorCode } from '../src/index.js'
+
+describe('Cache: envelopes from elsewhere', () => {
+  it('acceptBytes opens an envelope as get would, stores it, and leaves a tag stamp behind', async () => {
+    const server = createCache({ namespace: 'server', version: 2 })
+    await server.set('k', { v: 1 }, { tags: ['t'] })
+    const sent = (await server.getBytes('k'))!
+    expect(inspect(sent).tags).toBeDefined()
+    const store = createMemoryStore()
+    const client = createCache({ store, namespace: 'client', version: 3, migrate: (value) => ({ ...(value as object), migrated: true }) })
+    expect(await client.acceptBytes('k', sent)).toStrictEqual({ v: 1, migrated: true })
+    const kept = (await store.get('client:k'))!
+    expect(inspect(kept).tags).toBeUndefined()
+    expect(inspect(kept).schemaVersion).toBe(2)
+    expect(await client.get('k')).toStrictEqual({ v: 1, migrated: true })
+  })
+
+  it('acceptBytes refuses, and never stores, what this cache cannot use', async () => {
+    const store = createMemoryStore()
+    const client = createCache({ store, namespace: 'c', version: 1 })
+    const damaged = createCodec().encode('hello')
+    damaged[damaged.length - 1] = (damaged[damaged.length - 1] as number) ^ 1
+    await expect(client.acceptBytes('a', damaged)).rejects.toMatchObject({ code: StowageErrorCode.CHECKSUM_MISMATCH })
+    await expect(client.acceptBytes('a', new Uint8Array([1, 2, 3]))).rejects.toMatchObject({ code: StowageErrorCode.BAD_MAGIC })
+    await expect(client.acceptBytes('a', createCodec({ schemaVersion: 5 }).encode('newer'))).rejects.toMatchObject({ code: StowageErrorCode.UNSUPPORTED_VERSION })
+    await expect(client.acceptBytes('a', createCodec().encode('older, no migrate'))).rejects.toMatchObject({ code: StowageErrorCode.UNSUPPORTED_VERSION })
+    expect(await store.get('c:a')).toBeUndefined()
+  })
+})
