@@ -28,3 +28,20 @@ describe('Cache: envelopes from elsewhere', () => {
     expect(await store.get('c:a')).toBeUndefined()
   })
 })
+
+describe('Cache: openBytes', () => {
+  it('opens stored bytes as get would, counting a hit or a miss; a damaged entry is deleted', async () => {
+    const store = createMemoryStore()
+    const cache = createCache({ store, namespace: 'o', version: 2, migrate: (v) => `${String(v)} (migrated)` })
+    await createCache({ store, namespace: 'o', version: 1 }).set('k', 'old')
+    expect(cache.version).toBe(2)
+    expect(await cache.openBytes('k', (await cache.getBytes('k'))!)).toBe('old (migrated)')
+    const damaged = (await cache.getBytes('k'))!.slice()
+    damaged[damaged.length - 1] = (damaged[damaged.length - 1] as number) ^ 1
+    await store.set('o:k', damaged)
+    expect(await cache.openBytes('k', damaged)).toBeUndefined()
+    expect(cache.stats()).toMatchObject({ hits: 1, misses: 1 })
+    await new Promise((r) => setTimeout(r, 10))
+    expect(await store.get('o:k')).toBeUndefined()
+  })
+})

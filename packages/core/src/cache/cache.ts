@@ -41,6 +41,8 @@ export interface Cache<S extends CacheSchema = CacheSchema> {
   readonly store: Store
   /** The codec that writes and reads this cache's envelopes. */
   readonly codec: Codec
+  /** The schema version this cache writes (`CacheOptions.version`). */
+  readonly version: number
   /**
    * The envelope stored under `key`, as stored (no decoding): what `fetchCached` and a server
    * hand on without re-encoding. Stats and events are not touched.
@@ -53,6 +55,13 @@ export interface Cache<S extends CacheSchema = CacheSchema> {
    * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED for bytes that are not an envelope; as {@link Cache.set}.
    */
   setBytes(key: CacheKey<S>, envelope: Uint8Array, options?: CacheTtlOptions): Promise<void>
+  /**
+   * The value in an envelope read with `getBytes`, opened as `get` would open it (schema version
+   * and `migrate`, the key's schema, counted as a hit or a miss); `undefined` when unusable (a
+   * damaged entry is then deleted, as `get` does).
+   * @throws {StowageError} INVALID_ARGUMENT for a bad key.
+   */
+  openBytes<T = never, K extends CacheKey<S> = CacheKey<S>>(key: K, envelope: Uint8Array): Promise<([T] extends [never] ? CacheValue<S, K> : T) | undefined>
   /**
    * Takes in an envelope received from elsewhere (a server, through `fetchCached`): opens it as
    * `get` would (schema version and `migrate`, the key's schema), stores it as it is when this
@@ -210,6 +219,10 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     return this.shared.codec
   }
 
+  get version(): number {
+    return this.shared.version
+  }
+
   async getBytes(key: string): Promise<Uint8Array | undefined> {
     checkKey(key)
     try {
@@ -232,6 +245,11 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     }
     this.wrote(key, undefined, { bytes: envelope, payloadLength }, false)
     this.changed('set', [{ full: storeKey(this.prefix, key) }])
+  }
+
+  async openBytes(key: string, envelope: Uint8Array): Promise<never> {
+    checkKey(key)
+    return (await this.open(key, envelope, 'get', true))?.value as never
   }
 
   async acceptBytes(key: string, envelope: Uint8Array, options?: CacheTtlOptions): Promise<never> {

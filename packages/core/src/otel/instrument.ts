@@ -93,6 +93,14 @@ class InstrumentedCache implements Cache {
     return this.inner.setBytes(key, envelope, options)
   }
 
+  get version(): number {
+    return this.inner.version
+  }
+
+  openBytes(key: string, envelope: Uint8Array): Promise<never> {
+    return this.inner.openBytes(key, envelope) as Promise<never>
+  }
+
   acceptBytes(key: string, envelope: Uint8Array, options?: CacheTtlOptions): Promise<never> {
     return this.inner.acceptBytes(key, envelope, options) as Promise<never>
   }
