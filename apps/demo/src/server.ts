@@ -1,9 +1,10 @@
 // The demo server: realistic objects cached in Redis through @stowage/redis (or in memory when no
 // Redis is reachable), served as the envelope bytes themselves (application/vnd.stowage, with an
-// ETag) or as JSON for comparison, plus stats, invalidation and server-sent events.
+// ETag, through @stowage/http) or as JSON for comparison, plus stats, invalidation and server-sent events.
 // Plain node:http: six routes do not need a framework, and the demo stays one dependency lighter.
 import { w1, w2, w4 } from '@stowage/bench/workloads'
 import { createCache, createMemoryStore, type Cache, type Store } from '@stowage/core'
+import { envelopeResponse, fromNodeRequest, sendNodeResponse } from '@stowage/http'
 import { createRedisStore } from '@stowage/redis'
 import { Redis } from 'ioredis'
 import { createHash } from 'node:crypto'
@@ -11,7 +12,6 @@ import { readFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { extname, join, normalize } from 'node:path'
 
-const MEDIA_TYPE = 'application/vnd.stowage'
 
 /** The objects the demo serves, by name. */
 const datasets: Record<string, { readonly label: string; make(): unknown }> = {
@@ -108,21 +108,13 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost')
     const data = /^\/api\/data\/([\w-]+)$/.exec(url.pathname)
-    if (data && req.method === 'GET') {
+    if (data && (req.method === 'GET' || req.method === 'HEAD')) {
       const name = data[1] as string
       if (!datasets[name]) return void res.writeHead(404).end()
-      const bytes = await envelope(name)
-      if ((req.headers.accept ?? '').includes('application/json')) {
-        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(cache.codec.decode(bytes)))
-        return
-      }
-      const etag = `"${sha256(bytes).slice(0, 32)}"`
-      if (req.headers['if-none-match'] === etag) {
-        counters.notModified++
-        return void res.writeHead(304, { ETag: etag }).end()
-      }
-      res.writeHead(200, { 'Content-Type': MEDIA_TYPE, 'Content-Length': bytes.length, ETag: etag, 'Cache-Control': 'no-cache' }).end(bytes)
-      return
+      // The envelope as stored, its ETag, 304s and JSON on request: @stowage/http's helper.
+      const response = await envelopeResponse(fromNodeRequest(req), await envelope(name), { codec: cache.codec })
+      if (response.status === 304) counters.notModified++
+      return sendNodeResponse(res, response)
     }
     const invalidate = /^\/api\/invalidate\/([\w-]+)$/.exec(url.pathname)
     if (invalidate && req.method === 'POST') {

@@ -1,3 +1,5 @@
+// fetchCached lives in @stowage/http, beside the server helpers it speaks with; it is re-exported
+// here, where browser code has always found it.
 export { createIdbStore, DEFAULT_IDB_SWEEP_INTERVAL, DEFAULT_OPEN_TIMEOUT, type IdbStore, type IdbStoreEvents, type IdbStoreOptions } from './idb-store.js'
 export {
   fetchCached,
@@ -6,4 +8,4 @@ export {
   type FetchCachedOptions,
   type FetchCachedResult,
   type FetchSource,
-} from './fetch-cached.js'
+} from '@stowage/http'

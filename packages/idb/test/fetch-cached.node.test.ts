@@ -1,10 +1,10 @@
 import { createCache, createCodec, StowageErrorCode } from '@stowage/core'
-import { createHash } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { envelopeEtag } from '@stowage/http'
 import { createIdbStore, fetchCachedWithInfo, STOWAGE_MEDIA_TYPE } from '../src/index.js'
 
-// A real HTTP server on loopback that serves Stowage envelopes with ETags, as the demo server does.
+// A real HTTP server on loopback that serves Stowage envelopes with their ETags, as @stowage/http's helpers do.
 let server: Server
 let base: string
 let body: Uint8Array
@@ -18,9 +18,10 @@ beforeEach(async () => {
   server = createServer((req, res) => {
     requests.push({ accept: req.headers.accept, ifNoneMatch: req.headers['if-none-match'] })
     if (failWith) return res.writeHead(failWith).end()
-    const etag = `"${createHash('sha1').update(body).digest('hex')}"`
-    if (req.headers['if-none-match'] === etag) return res.writeHead(304, { ETag: etag }).end()
-    res.writeHead(200, { 'Content-Type': STOWAGE_MEDIA_TYPE, ETag: etag }).end(body)
+    // A body that is not an envelope (the refusal test) goes out without an ETag.
+    const etag = body[0] === 0xc1 ? envelopeEtag(body) : undefined
+    if (etag !== undefined && req.headers['if-none-match'] === etag) return res.writeHead(304, { ETag: etag }).end()
+    res.writeHead(200, { 'Content-Type': STOWAGE_MEDIA_TYPE, ...(etag === undefined ? {} : { ETag: etag }) }).end(body)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`

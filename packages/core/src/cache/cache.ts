@@ -57,11 +57,11 @@ export interface Cache<S extends CacheSchema = CacheSchema> {
   setBytes(key: CacheKey<S>, envelope: Uint8Array, options?: CacheTtlOptions): Promise<void>
   /**
    * The value in an envelope read with `getBytes`, opened as `get` would open it (schema version
-   * and `migrate`, the key's schema, counted as a hit or a miss); `undefined` when unusable (a
-   * damaged entry is then deleted, as `get` does).
+   * and `migrate`, the key's schema, counted as a hit or a miss; `undefined` bytes are a miss);
+   * `undefined` when unusable (a damaged entry is then deleted, as `get` does).
    * @throws {StowageError} INVALID_ARGUMENT for a bad key.
    */
-  openBytes<T = never, K extends CacheKey<S> = CacheKey<S>>(key: K, envelope: Uint8Array): Promise<([T] extends [never] ? CacheValue<S, K> : T) | undefined>
+  openBytes<T = never, K extends CacheKey<S> = CacheKey<S>>(key: K, envelope: Uint8Array | undefined): Promise<([T] extends [never] ? CacheValue<S, K> : T) | undefined>
   /**
    * Takes in an envelope received from elsewhere (a server, through `fetchCached`): opens it as
    * `get` would (schema version and `migrate`, the key's schema), stores it as it is when this
@@ -247,7 +247,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     this.changed('set', [{ full: storeKey(this.prefix, key) }])
   }
 
-  async openBytes(key: string, envelope: Uint8Array): Promise<never> {
+  async openBytes(key: string, envelope: Uint8Array | undefined): Promise<never> {
     checkKey(key)
     return (await this.open(key, envelope, 'get', true))?.value as never
   }

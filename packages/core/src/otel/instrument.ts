@@ -97,7 +97,7 @@ class InstrumentedCache implements Cache {
     return this.inner.version
   }
 
-  openBytes(key: string, envelope: Uint8Array): Promise<never> {
+  openBytes(key: string, envelope: Uint8Array | undefined): Promise<never> {
     return this.inner.openBytes(key, envelope) as Promise<never>
   }
 

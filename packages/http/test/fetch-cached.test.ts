@@ -1,0 +1,124 @@
+import { createCache, createCodec, createMemoryStore, StowageErrorCode, type Cache } from '@stowage/core'
+import { afterEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { fetchCached, fetchCachedWithInfo, STOWAGE_MEDIA_TYPE } from '../src/index.js'
+import { nodeHttp, type Running } from './servers.js'
+
+let running: Running | undefined
+afterEach(async () => {
+  await running?.close()
+  running = undefined
+})
+
+// A server cache behind node:http, and lists for recordingFetch.
+async function origin(version = 0): Promise<{ server: Cache; url: (key: string) => string; statuses: number[]; conditional: Array<string | null> }> {
+  const server = createCache({ namespace: 'origin', version })
+  const statuses: number[] = []
+  const conditional: Array<string | null> = []
+  running = await nodeHttp(server, (key) => ({ key, loadedAt: 1 }))
+  return { server, url: (key) => `${running!.url}/entries/${key}`, statuses, conditional }
+}
+
+// fetch that records the status and If-None-Match of each exchange.
+function recordingFetch(statuses: number[], conditional: Array<string | null>): typeof fetch {
+  return async (input, init) => {
+    conditional.push(new Headers(init?.headers).get('If-None-Match'))
+    const response = await fetch(input, init)
+    statuses.push(response.status)
+    return response
+  }
+}
+
+describe('fetchCached', () => {
+  it('stores the envelope as received, then revalidates with the ETag of the stored bytes (304)', async () => {
+    const { server, url, statuses, conditional } = await origin()
+    await server.set('post', { title: 'Hello', at: new Date(0) })
+    const cache = createCache({ store: createMemoryStore(), namespace: 'client' })
+    const options = { cache, fetch: recordingFetch(statuses, conditional) }
+    const first = await fetchCachedWithInfo(url('post'), options)
+    expect(first).toMatchObject({ value: { title: 'Hello', at: new Date(0) }, source: 'network' })
+    expect(await cache.getBytes(url('post'))).toStrictEqual(first.bytes)
+    const second = await fetchCachedWithInfo(url('post'), options)
+    expect(second).toMatchObject({ value: { title: 'Hello', at: new Date(0) }, source: 'revalidated', etag: first.etag })
+    expect(statuses).toStrictEqual([200, 304])
+    expect(conditional).toStrictEqual([null, first.etag])
+    // One record per URL: no second key holds the ETag.
+    const keys: string[] = []
+    for await (const key of cache.store.keys!('')) keys.push(key)
+    expect(keys).toHaveLength(1)
+    expect(cache.stats()).toMatchObject({ misses: 1, sets: 1, hits: 1 })
+  })
+
+  it('serves the stored copy when the server is gone (offline) or errs (stale); throws STORE_ERROR with nothing stored', async () => {
+    const { server, url } = await origin()
+    await server.set('k', 'v')
+    const cache = createCache({ namespace: 'c' })
+    const address = url('k')
+    expect(await fetchCached(address, { cache })).toBe('v')
+    const failing: typeof fetch = async () => new Response('boom', { status: 500 })
+    expect(await fetchCachedWithInfo(address, { cache, fetch: failing })).toMatchObject({ value: 'v', source: 'stale' })
+    await running!.close()
+    running = undefined
+    expect(await fetchCachedWithInfo(address, { cache })).toMatchObject({ value: 'v', source: 'offline' })
+    await expect(fetchCached(`${address}-other`, { cache })).rejects.toMatchObject({ code: StowageErrorCode.STORE_ERROR })
+    await expect(fetchCached(address, { cache: createCache(), fetch: failing })).rejects.toMatchObject({ code: StowageErrorCode.STORE_ERROR })
+  })
+
+  it('treats a damaged stored copy as none: fetched again in full, never a 304 over bad bytes', async () => {
+    const { server, url, statuses, conditional } = await origin()
+    await server.set('k', { n: 1 })
+    const store = createMemoryStore()
+    const cache = createCache({ store, namespace: 'c' })
+    const options = { cache, fetch: recordingFetch(statuses, conditional) }
+    const address = url('k')
+    await fetchCached(address, options)
+    const full = `c:${address.replaceAll('%', '%25').replaceAll(':', '%3A')}`
+    const damaged = (await store.get(full))!.slice()
+    damaged[damaged.length - 1] = (damaged[damaged.length - 1] as number) ^ 1
+    await store.set(full, damaged)
+    expect(await fetchCachedWithInfo(address, options)).toMatchObject({ value: { n: 1 }, source: 'network' })
+    expect(statuses).toStrictEqual([200, 200])
+    expect(conditional[1]).toBeNull()
+  })
+
+  it('goes through the Cache: schema version and migrate, schemas; what the cache cannot use is refused and never stored', async () => {
+    const { server, url } = await origin(1)
+    await server.set('user', { name: 'Ada' })
+    const migrated = createCache({ namespace: 'm', version: 2, migrate: (v) => ({ ...(v as object), migrated: true }) })
+    expect(await fetchCached(url('user'), { cache: migrated })).toStrictEqual({ name: 'Ada', migrated: true })
+    const strict = createCache({ namespace: 's', version: 1, schemas: { '*': z.object({ name: z.string(), age: z.number() }) } })
+    await expect(fetchCached(url('user'), { cache: strict })).rejects.toMatchObject({ code: StowageErrorCode.SCHEMA_MISMATCH })
+    expect(await strict.getBytes(url('user'))).toBeUndefined()
+    const json: typeof fetch = async () => new Response('{"name":"Ada"}', { headers: { 'Content-Type': 'application/json' } })
+    await expect(fetchCached('http://x/json', { cache: migrated, fetch: json })).rejects.toMatchObject({ code: StowageErrorCode.BAD_MAGIC })
+  })
+
+  it('refuses a body over maxBytes: before reading it when Content-Length says so, else after at most maxBytes + one chunk', async () => {
+    const cache = createCache({ namespace: 'limits' })
+    const maxBytes = 1024 * 1024
+    const CHUNK = 64 * 1024
+    // A body of 1 GiB that is only ever made as far as it is read.
+    const huge = (withLength: boolean) => {
+      let pulled = 0
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          pulled += CHUNK
+          controller.enqueue(new Uint8Array(CHUNK))
+          if (pulled >= 2 ** 30) controller.close()
+        },
+      }, { highWaterMark: 0 })
+      const headers: Record<string, string> = { 'Content-Type': STOWAGE_MEDIA_TYPE }
+      if (withLength) headers['Content-Length'] = String(2 ** 30)
+      return { fetch: (async () => new Response(body, { headers })) as typeof fetch, pulled: () => pulled }
+    }
+    const declared = huge(true)
+    await expect(fetchCached('http://x/a', { cache, maxBytes, fetch: declared.fetch })).rejects.toMatchObject({ code: StowageErrorCode.LIMIT_EXCEEDED })
+    expect(declared.pulled()).toBeLessThanOrEqual(CHUNK)
+    const undeclared = huge(false)
+    await expect(fetchCached('http://x/b', { cache, maxBytes, fetch: undeclared.fetch })).rejects.toMatchObject({ code: StowageErrorCode.LIMIT_EXCEEDED })
+    expect(undeclared.pulled()).toBeLessThanOrEqual(maxBytes + CHUNK)
+    expect(await cache.getBytes('http://x/b')).toBeUndefined()
+    // The default limit is the codec's maxBytes plus room for the header.
+    expect(createCodec().options.maxBytes).toBe(64 * 1024 * 1024)
+  })
+})
