@@ -46,7 +46,12 @@ async function sha256(bytes: Uint8Array): Promise<string> {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('')
 }
 
-const kb = (n: number | null | undefined) => (n == null ? '—' : n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} kB`)
+// Sizes in SI units, as people read them: 412 B, 26.4 kB, 6.6 MB.
+const human = (n: number | null | undefined) =>
+  n == null ? '—' : n < 1000 ? `${n} B` : n < 1e6 ? `${(n / 1e3).toFixed(1)} kB` : n < 1e9 ? `${(n / 1e6).toFixed(1)} MB` : `${(n / 1e9).toFixed(2)} GB`
+// Stowage's size as a share of JSON's, and how many times smaller that is.
+const ratio = (stowage: number | undefined, json: number | undefined) =>
+  stowage === undefined || !json ? '—' : `${(stowage / json).toFixed(stowage / json < 0.01 ? 4 : 2)}× (${(json / stowage).toFixed(json / stowage < 10 ? 1 : 0)}× smaller)`
 
 function summarize(value: { revision: number; data: unknown }): string {
   const data = value.data as Record<string, unknown> | unknown[]
@@ -106,10 +111,13 @@ function render(): void {
       return `<tr data-name="${row.name}" class="${flash.has(row.name) ? 'flash' : ''}">
         <td><b>${f?.label ?? row.name}</b><br>revision ${row.revision}</td>
         <td>${row.summary}</td>
-        <td>${kb(f?.jsonBytes)}</td>
-        <td>${kb(f?.redisJson)} → <b>${kb(f?.redisStowage ?? f?.stowageBytes)}</b></td>
-        <td><b>${kb(row.storedBytes)}</b></td>
-        <td>${f?.encodeMs?.toFixed(2) ?? '—'} / ${f?.decodeMs?.toFixed(2) ?? '—'} ms (server)<br>${row.decodeMs.toFixed(1)} ms round trip + decode here</td>
+        <td>${human(f?.jsonBytes)}</td>
+        <td><b>${human(f?.stowageBytes)}</b></td>
+        <td>${ratio(f?.stowageBytes, f?.jsonBytes)}</td>
+        <td>${stats?.store === 'redis' ? `${human(f?.redisJson)} → <b>${human(f?.redisStowage)}</b>` : '—'}</td>
+        <td><b>${human(row.storedBytes)}</b></td>
+        <td>${f?.encodeMs?.toFixed(2) ?? '—'} / ${f?.decodeMs?.toFixed(2) ?? '—'} ms</td>
+        <td>${row.decodeMs.toFixed(1)} ms</td>
         <td class="source">${row.source}</td>
         ${equal}
         <td><button data-invalidate="${row.name}">invalidate</button></td>
@@ -117,21 +125,27 @@ function render(): void {
     })
     .join('')
   flash.clear()
-  // A small chart: JSON vs Stowage bytes, log scale.
+  // The server column says where the server caches; memory mode has no Redis figures to show.
+  $('server-column').textContent = stats?.store === 'memory' ? 'in Redis: none (the server caches in memory)' : 'in Redis (memory used): JSON → Stowage'
+  $('overhead-note').textContent =
+    stats?.store === 'redis'
+      ? 'Redis columns are MEMORY USAGE: the value plus what Redis spends on every key (the key itself, its metadata, allocator rounding: about 50 to 100 bytes), which is why a small envelope takes more room in Redis than the same bytes in IndexedDB. The last column compares the bytes themselves (SHA-256): identical.'
+      : ''
+  // A linear chart: each row's JSON bar is full width and the Stowage bar is drawn to the same scale.
   const chart = $<HTMLElement>('chart') as unknown as SVGSVGElement
   const bars = rows.filter((r) => stats?.datasets[r.name]?.jsonBytes)
-  const max = Math.log10(Math.max(...bars.map((r) => stats!.datasets[r.name]!.jsonBytes!), 10))
-  const width = (n: number) => Math.max(2, (Math.log10(Math.max(n, 1)) / max) * 520)
   chart.setAttribute('height', String(bars.length * 40 + 10))
   chart.innerHTML = bars
     .map((r, i) => {
       const f = stats!.datasets[r.name]!
       const y = i * 40 + 4
+      const full = 480
+      const share = Math.max(1, (r.storedBytes / f.jsonBytes!) * full)
       return `<text x="0" y="${y + 14}">${r.name}</text>
-        <rect class="bar-json" x="110" y="${y + 2}" height="14" width="${width(f.jsonBytes!)}"></rect>
-        <text x="${116 + width(f.jsonBytes!)}" y="${y + 14}">JSON ${kb(f.jsonBytes)}</text>
-        <rect class="bar-stowage" x="110" y="${y + 19}" height="14" width="${width(r.storedBytes)}"></rect>
-        <text x="${116 + width(r.storedBytes)}" y="${y + 31}">Stowage ${kb(r.storedBytes)}</text>`
+        <rect class="bar-json" x="110" y="${y + 2}" height="14" width="${full}"></rect>
+        <text x="${116 + full}" y="${y + 14}">JSON ${human(f.jsonBytes)}</text>
+        <rect class="bar-stowage" x="110" y="${y + 19}" height="14" width="${share}"></rect>
+        <text x="${116 + share}" y="${y + 31}">Stowage ${human(r.storedBytes)} (${((r.storedBytes / f.jsonBytes!) * 100).toFixed(r.storedBytes / f.jsonBytes! < 0.01 ? 2 : 0)}%)</text>`
     })
     .join('')
   const c = window.demo.counts

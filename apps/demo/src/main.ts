@@ -2,7 +2,13 @@
 import { chooseRedis } from './redis.js'
 import { startDemo } from './server.js'
 
-const redis = await chooseRedis()
+let redis: Awaited<ReturnType<typeof chooseRedis>>
+try {
+  redis = await chooseRedis()
+} catch (e) {
+  console.error(`\n  Stowage demo: ${(e as Error).message}\n`)
+  process.exit(1)
+}
 const demo = await startDemo({ redisUrl: redis.url, port: Number(process.env.PORT ?? 3000) })
 const line = '─'.repeat(72)
 console.log(line)

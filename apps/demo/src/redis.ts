@@ -1,6 +1,6 @@
-// Where the demo's Redis comes from: REDIS_URL; else 127.0.0.1:6379 if it answers; else a
-// redis-server binary on the PATH, started on a free port and stopped on exit; else none (the
-// embedded memory store).
+// Where the demo's Redis comes from: REDIS_URL (which must answer); else 127.0.0.1:6379 if it
+// answers; else a redis-server binary on the PATH, started on a free port and stopped on exit;
+// else none (the embedded memory store).
 import { ping, startRedisServer } from '@stowage/redis-server'
 
 export interface RedisChoice {
@@ -10,13 +10,15 @@ export interface RedisChoice {
   stop(): Promise<void>
 }
 
+/** @throws Error when REDIS_URL is set and does not answer. */
 export async function chooseRedis(): Promise<RedisChoice> {
   const nothing = async () => {}
   const fromEnv = process.env.REDIS_URL
   if (fromEnv) {
     const { hostname, port } = new URL(fromEnv)
     if (await ping(hostname, Number(port || 6379), 1000)) return { url: fromEnv, how: 'REDIS_URL', stop: nothing }
-    console.warn(`REDIS_URL=${fromEnv} does not answer; looking for another Redis`)
+    // Asked for this Redis: never quietly use (and write to) another one instead.
+    throw new Error(`REDIS_URL=${fromEnv} does not answer. Start that Redis, fix REDIS_URL, or unset it to let the demo find or start one.`)
   }
   if (await ping('127.0.0.1', 6379)) return { url: 'redis://127.0.0.1:6379', how: 'localhost:6379', stop: nothing }
   try {

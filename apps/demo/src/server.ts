@@ -15,9 +15,10 @@ import { extname, join, normalize } from 'node:path'
 
 /** The objects the demo serves, by name. */
 const datasets: Record<string, { readonly label: string; make(): unknown }> = {
-  'items-100': { label: 'seed array, 100 items', make: () => w1(100) },
-  'items-1000': { label: 'seed array, 1,000 items', make: () => w1(1000) },
-  'items-100000': { label: 'seed array, 100,000 items', make: () => w1(100000) },
+  // The seed article's arrays: perfectly regular rows, Stowage's best case (labelled as such).
+  'items-100': { label: 'seed array, 100 items (best case)', make: () => w1(100) },
+  'items-1000': { label: 'seed array, 1,000 items (best case)', make: () => w1(1000) },
+  'items-100000': { label: 'seed array, 100,000 items (best case)', make: () => w1(100000) },
   post: { label: 'blog post with 40 comments', make: () => w2() },
   session: { label: 'user session', make: () => w4() },
 }
@@ -71,6 +72,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   const revisions = new Map<string, number>()
   const figures = new Map<string, Figures>()
   const counters = { hits: 0, misses: 0, notModified: 0 }
+  // The keys this run wrote: the only ones it deletes when it stops.
+  const written = new Set<string>()
   const listeners = new Set<ServerResponse>()
 
   // The envelope for a dataset: from the cache, or made, measured and cached.
@@ -83,6 +86,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     counters.misses++
     const value = { revision: revisions.get(name) ?? 1, generatedAt: new Date(), data: datasets[name]!.make() }
     await cache.set(name, value)
+    written.add(name)
     const bytes = (await cache.getBytes(name)) as Uint8Array
     const json = JSON.stringify(value)
     let redisJson: number | null = null
@@ -169,8 +173,12 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       for (const listener of listeners) listener.end()
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))
-      await cache.clear().catch(() => {})
-      await redis?.del(...Object.keys(datasets).map((name) => `${namespace}-json:${name}`)).catch(() => {})
+      // Only what this run wrote: a shared Redis may hold other demo keys (another run's, yours).
+      const names = [...written]
+      if (names.length > 0) {
+        await cache.deleteMany(names).catch(() => {})
+        await redis?.del(...names.map((name) => `${namespace}-json:${name}`)).catch(() => {})
+      }
       await redis?.quit().catch(() => {})
     },
   }

@@ -82,6 +82,35 @@ describe('the demo with Redis', () => {
   })
 })
 
+describe('the demo and the Redis it is given', () => {
+  it('stops with a clear message when REDIS_URL does not answer, instead of using another Redis', async () => {
+    const { spawnSync } = await import('node:child_process')
+    const run = spawnSync(process.execPath, ['--import', 'tsx', join(here, '..', 'src', 'main.ts')], {
+      cwd: join(here, '..'),
+      env: { ...process.env, REDIS_URL: 'redis://127.0.0.1:1', PORT: '0' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    })
+    expect(run.status).toBe(1)
+    expect(run.stderr).toContain('REDIS_URL=redis://127.0.0.1:1 does not answer')
+  })
+
+  it('deletes only the keys it wrote when it stops', async () => {
+    const { Redis } = await import('ioredis')
+    const namespace = `demo-own-${Math.random().toString(36).slice(2)}`
+    const client = new Redis(redis.url!)
+    await client.set(`${namespace}:yours`, 'not the demo’s')
+    const demo = await startDemo({ redisUrl: redis.url, namespace, port: 0 })
+    await fetch(`${demo.url}/api/data/session`)
+    expect(await client.exists(`${namespace}:session`)).toBe(1)
+    await demo.close()
+    expect(await client.exists(`${namespace}:session`)).toBe(0)
+    expect(await client.get(`${namespace}:yours`)).toBe('not the demo’s')
+    await client.del(`${namespace}:yours`)
+    await client.quit()
+  })
+})
+
 describe('the demo without Redis', () => {
   it('runs on the embedded memory store and says so on the page', async () => {
     const demo = await startDemo({ port: 0 })
@@ -91,6 +120,7 @@ describe('the demo without Redis', () => {
       await ready(page)
       expect(demo.store).toBe('memory')
       await expect.poll(() => page.locator('#banner').textContent()).toContain('No Redis reachable')
+      await expect.poll(() => page.locator('#server-column').textContent()).toContain('in memory')
       for (const row of Object.values(await rows(page))) expect(row.equal).toBe(true)
     } finally {
       await demo.close()
