@@ -23,3 +23,12 @@ export const goldenVectors: Record<string, string> = {
 
 /** 'abc' × 100 with compress: 'always' (fflate, level 1): decoders must keep reading it. */
 export const goldenCompressed = 'c10201000000012f342b40a8bbc5a89398943c8a884400'
+
+/** The text of the dictionary {@link goldenDictionaryEnvelope} was deflated against. */
+export const goldenDictionaryText = '{"userId":"u_","token":"0000000000000000","scopes":["read:posts","write:comments"],"expiresAt":1767225600000}'.repeat(4)
+
+/**
+ * A token `{ userId, token, scopes, expiresAt }` deflated against that dictionary by Node's zlib
+ * (compress: 'always'): every platform must read it, whichever deflate wrote it.
+ */
+export const goldenDictionaryEnvelope = 'c10202009049188c0000006e130b77646b5906b16c4569bcb9458aa9a5c552b0753715c0d2e8849159a2814592b1699299c53288dd9356216c5e876aef4ab8a5e71918186797dd5afd0200'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createCodec, decode, FORMAT_VERSION, inspect } from '../src/index.js'
 import { goldenValues } from './golden-values.js'
-import { goldenCompressed, goldenVectors } from './golden-vectors.js'
+import { goldenCompressed, goldenDictionaryEnvelope, goldenDictionaryText, goldenVectors } from './golden-vectors.js'
 import { goldenCompressedV1, goldenVectorsV1 } from './golden-vectors-v1.js'
 import { fromHex, hex } from './helpers.js'
 import { sameValue } from './same-value.js'
@@ -39,6 +39,15 @@ describe(`golden vectors (format version ${FORMAT_VERSION})`, () => {
     const bytes = fromHex(goldenCompressed)
     expect(inspect(bytes)).toMatchObject({ formatVersion: FORMAT_VERSION, compression: 'deflate-raw', payloadLength: 303 })
     expect(decode(bytes)).toBe('abc'.repeat(100))
+  })
+
+  it('a pinned envelope deflated against a dictionary by Node\'s zlib decodes, sync and async', async () => {
+    const bytes = fromHex(goldenDictionaryEnvelope)
+    const codec = createCodec({ dictionaries: [new TextEncoder().encode(goldenDictionaryText)] })
+    const token = { userId: 'u_78d598', token: '00000000000000000000026a08b35b68', scopes: ['read:posts', 'write:comments'], expiresAt: 1767225601000 }
+    expect(inspect(bytes)).toMatchObject({ compression: 'deflate-raw-dictionary', payloadLength: 110 })
+    expect(codec.decode(bytes)).toStrictEqual(token)
+    expect(await codec.decodeAsync(bytes)).toStrictEqual(token)
   })
 })
 

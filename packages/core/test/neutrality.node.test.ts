@@ -41,10 +41,11 @@ describe('the entry, with the platform a browser gets, is runtime-neutral', () =
     }
   })
 
-  it('maps #platform to the portable file for browsers and by default, to native zlib only on Node', () => {
+  it('maps #platform to the portable file for browsers, Deno and by default, to native zlib only on Node (and Bun)', () => {
     const imports = JSON.parse(readFileSync(join(src, '..', 'package.json'), 'utf8')).imports['#platform']
-    expect(Object.keys(imports)).toStrictEqual(['browser', 'node', 'import', 'require'])
+    expect(Object.keys(imports)).toStrictEqual(['browser', 'deno', 'node', 'import', 'require'])
     expect(imports.browser.import).toBe('./dist/platform-portable.js')
+    expect(imports.deno.import).toBe('./dist/platform-portable.js')
     expect(imports.import).toBe('./dist/platform-portable.js')
     expect(imports.node.import).toBe('./dist/platform-node.js')
   })

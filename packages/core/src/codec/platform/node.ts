@@ -1,5 +1,8 @@
-// The platform on Node (import condition "node" of `#platform`): native zlib, zlib's CRC-32, and
-// Buffer's string functions. Its deflate bytes and the portable file's are read by both.
+// The platform on Node and Bun (import condition "node" of `#platform`): native zlib, zlib's CRC-32,
+// and Buffer's string functions. Deno matches "node" too, but its condition "deno" comes first and
+// gives it the portable file: Deno's node:zlib ignores the `dictionary` option both ways, so it
+// could not read envelopes deflated against a dictionary (tools/runtimes runs this on Deno). Its
+// deflate bytes and the portable file's are read by both.
 import { promisify } from 'node:util'
 import * as zlib from 'node:zlib'
 import { inflateFailure, type InflateFailure, type Platform } from './platform.js'

@@ -1,4 +1,4 @@
-// The platform everywhere but Node (browsers, workers, Deno, Bun with the "browser" condition):
+// The platform everywhere but Node and Bun (browsers, workers, Deno, Bun with the "browser" condition):
 // fflate for deflate, the native CompressionStream/DecompressionStream for large payloads in the
 // async functions, TextEncoder/TextDecoder for strings. Nothing here touches Buffer or node:
 // modules; its deflate bytes and the Node file's are read by both.
