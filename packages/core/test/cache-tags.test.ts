@@ -182,3 +182,15 @@ describe('Cache: tags', () => {
     expect(await cache.get('k')).toBe('v') // the failed deleteByTag deleted nothing
   })
 })
+
+describe('createBroadcastInvalidation', () => {
+  it('refuses with UNSUPPORTED_RUNTIME where the runtime has no BroadcastChannel', () => {
+    const saved = globalThis.BroadcastChannel
+    try {
+      ;(globalThis as { BroadcastChannel?: unknown }).BroadcastChannel = undefined
+      expect(() => createBroadcastInvalidation('x')).toThrow(expect.objectContaining({ code: StowageErrorCode.UNSUPPORTED_RUNTIME }))
+    } finally {
+      globalThis.BroadcastChannel = saved
+    }
+  })
+})

@@ -43,8 +43,8 @@ interface KnownGap {
 // workerd has no BroadcastChannel (Cloudflare's cross-isolate messaging is Durable Objects and
 // Queues), so createBroadcastInvalidation() cannot work in a Worker.
 const knownGaps: KnownGap[] = [
-  { runtime: 'workerd', test: 'cache-tags.test.ts > Cache: tags > local copies: dropped at once in this process and, through the channel, in the others', error: 'ReferenceError: BroadcastChannel is not defined' },
-  { runtime: 'workerd', test: 'cache.test.ts > Cache: local tier and invalidation > with a channel, a set, delete or clear in one cache drops the others’ local copies', error: 'ReferenceError: BroadcastChannel is not defined' },
+  { runtime: 'workerd', test: 'cache-tags.test.ts > Cache: tags > local copies: dropped at once in this process and, through the channel, in the others', error: 'StowageError: this runtime has no BroadcastChannel: give the cache another InvalidationChannel (createRedisInvalidation, or your own)' },
+  { runtime: 'workerd', test: 'cache.test.ts > Cache: local tier and invalidation > with a channel, a set, delete or clear in one cache drops the others’ local copies', error: 'StowageError: this runtime has no BroadcastChannel: give the cache another InvalidationChannel (createRedisInvalidation, or your own)' },
 ]
 
 interface Row {

@@ -1,4 +1,6 @@
 import type { Codec } from '../codec/codec.js'
+import { StowageErrorCode } from '../errors/error-codes.js'
+import { StowageError } from '../errors/stowage-error.js'
 import type { CodecOptions } from '../codec/options.js'
 
 /**
@@ -91,8 +93,12 @@ export function decodeInvalidation(codec: Codec, bytes: Uint8Array): Invalidatio
  * origin in a browser, or between threads of one Node process.
  * @param name - the channel name; caches that should hear each other use the same one. Defaults to `'stowage'`.
  * @returns the channel; `close()` closes the BroadcastChannel.
+ * @throws {StowageError} UNSUPPORTED_RUNTIME where there is no BroadcastChannel (Cloudflare Workers).
  */
 export function createBroadcastInvalidation(name = 'stowage'): InvalidationChannel {
+  if (typeof BroadcastChannel !== 'function') {
+    throw new StowageError(StowageErrorCode.UNSUPPORTED_RUNTIME, 'this runtime has no BroadcastChannel: give the cache another InvalidationChannel (createRedisInvalidation, or your own)')
+  }
   const channel = new BroadcastChannel(name)
   const listeners = new Set<(message: Uint8Array) => void>()
   channel.onmessage = (event: MessageEvent) => {

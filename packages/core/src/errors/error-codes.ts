@@ -29,6 +29,8 @@ export const StowageErrorCode = {
   MIGRATION_FAILED: 'MIGRATION_FAILED',
   /** An argument or option passed to Stowage is out of range or of the wrong type. */
   INVALID_ARGUMENT: 'INVALID_ARGUMENT',
+  /** This runtime lacks what the call needs (a `BroadcastChannel` in Cloudflare Workers, say). */
+  UNSUPPORTED_RUNTIME: 'UNSUPPORTED_RUNTIME',
 } as const
 
 /** The union of all error codes; see {@link StowageErrorCode}. */
