@@ -1,0 +1,3 @@
+// @stowage/persist/zustand: what is public, by name.
+export { createStowageStorage, DEFAULT_ZUSTAND_PREFIX, type StowageStorage, type StowageStorageOptions } from './zustand-storage.js'
+export { DEFAULT_PERSIST_DB_NAME } from '../shared/resolve-store.js'

@@ -1,0 +1,58 @@
+// Zustand's `persist` middleware calls its storage on every state change; a `PersistStorage` (not
+// a `StateStorage` of strings) receives the state object itself, so it is encoded directly into an
+// envelope: `Date`, `Map`, `Set`, `BigInt` and typed arrays survive, with no JSON round trip.
+import type { Codec, CodecOptions, Store } from '@stowage/core'
+import type { PersistStorage, StorageValue } from 'zustand/middleware'
+import { resolveCodec } from '../shared/resolve-codec.js'
+import { resolveStore } from '../shared/resolve-store.js'
+
+/** Default `prefix` of {@link createStowageStorage}. */
+export const DEFAULT_ZUSTAND_PREFIX = 'zustand:'
+
+/** Options of {@link createStowageStorage}. Every field is optional. */
+export interface StowageStorageOptions {
+  /** Where the envelopes go. Defaults to an `@stowage/idb` store over the database `dbName`. */
+  readonly store?: Store
+  /** The IndexedDB database of the store created when `store` is not given. Defaults to `'stowage-persist'`. */
+  readonly dbName?: string
+  /** Put before each `persist` `name` to make the store key. Defaults to `'zustand:'`. */
+  readonly prefix?: string
+  /** A codec or codec options for the envelopes. Defaults to the default codec. */
+  readonly codec?: Codec | CodecOptions
+}
+
+/** A Zustand {@link PersistStorage} of envelopes, with the {@link Store} under it. */
+export interface StowageStorage<S> extends PersistStorage<S, Promise<void>> {
+  /** The store the envelopes live in. */
+  readonly store: Store
+}
+
+/**
+ * A Zustand `PersistStorage` (the `storage` option of `persist`) that keeps the persisted state as
+ * one Stowage envelope per store name in IndexedDB (by default). Writes are issued in call order.
+ *
+ * @param options - see {@link StowageStorageOptions}.
+ * @returns a {@link StowageStorage}. `getItem` rejects with the decoder's codes (`CHECKSUM_MISMATCH`,
+ * `CORRUPT`, …) for damaged bytes, which Zustand passes to `onRehydrateStorage`; `setItem` rejects
+ * with `UNSUPPORTED_TYPE` or `CYCLE` for state no envelope holds (a function: use `partialize`),
+ * and with the store's `STORE_ERROR` or `LIMIT_EXCEEDED`.
+ * @throws {StowageError} INVALID_ARGUMENT for a bad option.
+ */
+export function createStowageStorage<S>(options: StowageStorageOptions = {}): StowageStorage<S> {
+  const store = resolveStore(options.store, options.dbName)
+  const codec = resolveCodec(options.codec)
+  const prefix = options.prefix ?? DEFAULT_ZUSTAND_PREFIX
+  return {
+    store,
+    getItem: async (name) => {
+      const bytes = await store.get(prefix + name)
+      return bytes === undefined ? null : codec.decode<StorageValue<S>>(bytes)
+    },
+    setItem: async (name, value) => {
+      await store.set(prefix + name, codec.encode(value))
+    },
+    removeItem: async (name) => {
+      await store.delete(prefix + name)
+    },
+  }
+}
