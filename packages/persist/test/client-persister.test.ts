@@ -99,6 +99,17 @@ describe('whole-client persister', () => {
     expect(await keysOf(store)).toStrictEqual(['tanstack-query-client:index', 'tanstack-query-client:q:["new"]'])
   })
 
+  it('restores a client larger than one read batch', async () => {
+    const name = dbName()
+    const qc = client()
+    for (let i = 0; i < 620; i++) qc.setQueryData(['n', i], { i, at: new Date(i) })
+    await persistQueryClientSave({ queryClient: qc, persister: createStowageClientPersister({ dbName: name, throttleTime: 0 }) })
+    const second = client()
+    await persistQueryClientRestore({ queryClient: second, persister: createStowageClientPersister({ dbName: name }) })
+    expect(second.getQueryCache().getAll()).toHaveLength(620)
+    expect(second.getQueryData(['n', 619])).toStrictEqual({ i: 619, at: new Date(619) })
+  })
+
   it('cuts a large save into several batches', async () => {
     const store = recordingStore()
     const qc = client()

@@ -29,7 +29,7 @@ export interface StowageClientPersisterOptions {
   readonly dbName?: string
   /** The key under which the index and the queries are stored. Defaults to `'tanstack-query-client'`. */
   readonly key?: string
-  /** A codec or codec options for the envelopes. Defaults to the default codec. */
+  /** A codec or codec options for the envelopes. Defaults to {@link PERSIST_CODEC_OPTIONS}. */
   readonly codec?: Codec | CodecOptions
   /** Milliseconds to wait after a change before writing; changes meanwhile are written together. 0 writes on the next task. Defaults to 1000. */
   readonly throttleTime?: number
@@ -46,6 +46,9 @@ export interface StowageClientPersister extends Persister {
   /** Writes what is waiting for `throttleTime` now; resolves when every pending write has ended. */
   flush(): Promise<void>
 }
+
+// Queries read per IndexedDB batch on restore.
+const RESTORE_CHUNK = 250
 
 type DehydratedQuery = DehydratedState['queries'][number]
 
@@ -111,28 +114,41 @@ class ClientPersister implements StowageClientPersister {
     const indexBytes = await this.store.get(this.indexKey)
     if (indexBytes === undefined) return undefined
     const index = this.codec.decode<Index>(indexBytes)
-    const values = await getMany(
-      this.store,
-      index.hashes.map((hash) => this.queryKey(hash)),
-    )
     const queries: DehydratedQuery[] = []
     const damaged: string[] = []
     this.written.clear()
     this.orphans = new Set()
-    for (let i = 0; i < values.length; i++) {
-      const bytes = values[i]
-      if (bytes === undefined) continue
-      try {
-        const query = this.codec.decode<DehydratedQuery>(bytes)
-        queries.push(query)
-        // hydrate() keeps the very `data` object: an unchanged query is not written again.
-        this.written.set(query.queryHash, fingerprint(query.state))
-      } catch {
-        damaged.push(this.queryKey(index.hashes[i] as string))
+    // Read in chunks, the next one requested before this one is decoded: IndexedDB reads while
+    // the page decodes.
+    const chunks: string[][] = []
+    for (let i = 0; i < index.hashes.length; i += RESTORE_CHUNK) chunks.push(index.hashes.slice(i, i + RESTORE_CHUNK))
+    let next = chunks.length > 0 ? this.readChunk(chunks[0]!) : undefined
+    for (let c = 0; c < chunks.length; c++) {
+      const values = await next!
+      next = c + 1 < chunks.length ? this.readChunk(chunks[c + 1]!) : undefined
+      const hashes = chunks[c]!
+      for (let i = 0; i < values.length; i++) {
+        const bytes = values[i]
+        if (bytes === undefined) continue
+        try {
+          const query = this.codec.decode<DehydratedQuery>(bytes)
+          queries.push(query)
+          // hydrate() keeps the very `data` object: an unchanged query is not written again.
+          this.written.set(query.queryHash, fingerprint(query.state))
+        } catch {
+          damaged.push(this.queryKey(hashes[i]!))
+        }
       }
     }
     if (damaged.length > 0) await deleteMany(this.store, damaged)
     return { timestamp: index.timestamp, buster: index.buster, clientState: { queries, mutations: index.mutations } }
+  }
+
+  private readChunk(hashes: readonly string[]): Promise<Array<Uint8Array | undefined>> {
+    return getMany(
+      this.store,
+      hashes.map((hash) => this.queryKey(hash)),
+    )
   }
 
   removeClient = async (): Promise<void> => {

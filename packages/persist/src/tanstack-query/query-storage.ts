@@ -71,7 +71,7 @@ export interface QuerySerializer {
  * Envelope `serialize`/`deserialize` for `experimental_createQueryPersister`: `Date`, `Map`, `Set`,
  * `BigInt` and typed arrays in query data come back as they were, with no JSON round trip.
  *
- * @param codec - a codec or codec options. Defaults to the default codec.
+ * @param codec - a codec or codec options. Defaults to {@link PERSIST_CODEC_OPTIONS}.
  * @returns a {@link QuerySerializer}.
  * @throws {StowageError} INVALID_ARGUMENT for bad codec options; `serialize` throws UNSUPPORTED_TYPE or CYCLE for data no envelope holds, `deserialize` the decoder's codes for damaged bytes.
  */

@@ -32,7 +32,7 @@ export interface StowageStorageOptions {
   readonly dbName?: string
   /** Put before each `persist` `name` to make the store key. Defaults to `'zustand:'`. */
   readonly prefix?: string
-  /** A codec or codec options for the envelopes. Defaults to the default codec. */
+  /** A codec or codec options for the envelopes. Defaults to {@link PERSIST_CODEC_OPTIONS}. */
   readonly codec?: Codec | CodecOptions
 }
 
