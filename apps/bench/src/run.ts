@@ -157,6 +157,7 @@ const hostile = run('hostile-bench.ts')
 const policy = run('policy-sweep.ts')
 const micro = run('micro.ts')
 const crc = run('crc-cost.ts')
+const persistState = run('persist-bench.ts')
 
 const targets = codecTargets(loaded, result<DictionaryResult>(dictionary))
 const browser = result<Browser>(idb)
@@ -331,6 +332,10 @@ ${markdown(memoryStore)}
 ## Codec table, no Redis client loaded
 
 ${table(clean)}
+
+## App state persisted (issue 11)
+
+${markdown(persistState)}
 `
 writeFileSync(join(here, '..', 'RESULTS.md'), results)
 // The raw figures behind RESULTS.md, for anyone who wants other ratios.

@@ -1,0 +1,80 @@
+import type { Codec, CodecOptions, Store, StowageError } from '@stowage/core'
+import { matchQuery, type QueryClient, type QueryFilters } from '@tanstack/query-core'
+import { experimental_createQueryPersister } from '@tanstack/query-persist-client-core'
+import { createQuerySerializer, createQueryStorage, DEFAULT_QUERY_PREFIX } from './query-storage.js'
+
+/** TanStack's default `maxAge` of persisted queries: 24 hours. */
+export const DEFAULT_MAX_AGE = 24 * 60 * 60 * 1000
+
+/** Options of {@link createStowageQueryPersister}. Every field is optional. */
+export interface StowageQueryPersisterOptions {
+  /** Where the envelopes go. Defaults to an `@stowage/idb` store over the database `dbName`. */
+  readonly store?: Store
+  /** The IndexedDB database of the store created when `store` is not given. Defaults to `'stowage-persist'`. */
+  readonly dbName?: string
+  /** A codec or codec options for the envelopes. Defaults to {@link PERSIST_CODEC_OPTIONS}. */
+  readonly codec?: Codec | CodecOptions
+  /** TanStack's `buster`: entries saved with another one are discarded. Defaults to `''`. */
+  readonly buster?: string
+  /** TanStack's `maxAge` in ms: older entries are discarded; the store also drops them after that long. Defaults to 24 hours. */
+  readonly maxAge?: number
+  /** TanStack's key `prefix`. Defaults to `'tanstack-query'`. */
+  readonly prefix?: string
+  /** TanStack's `refetchOnRestore`. Defaults to `true` (refetch when the restored data is stale). */
+  readonly refetchOnRestore?: boolean | 'always'
+  /** TanStack's `filters`: which queries are persisted. Defaults to all that use the persister. */
+  readonly filters?: QueryFilters
+}
+
+/** What `experimental_createQueryPersister` returns, plus the store and a way to persist `setQueryData`. */
+export type StowageQueryPersister = ReturnType<typeof experimental_createQueryPersister<Uint8Array>> & {
+  /** The store the entries live in. */
+  readonly store: Store
+  /**
+   * Persists every `setQueryData` of the queries that use this persister (TanStack's per-query
+   * persister only writes after a `queryFn` ran).
+   * @param queryClient - the client to watch.
+   * @param onError - receives a failed write (a {@link StowageError} from the store or the codec). Defaults to ignoring it, as TanStack ignores its own failed writes.
+   * @returns a function that stops watching.
+   */
+  persistManualUpdates(queryClient: QueryClient, onError?: (error: unknown) => void): () => void
+}
+
+/**
+ * TanStack Query's per-query persister (`experimental_createQueryPersister`) storing each query as
+ * a Stowage envelope in its own store entry (IndexedDB by default): pass its `persisterFn` as a
+ * query's `persister` or in `defaultOptions.queries`. TanStack itself checks `buster` and `maxAge`;
+ * the store drops entries older than `maxAge` on its own too, and handles the browser's quota
+ * (evicting least recently used entries, or its `maxBytes` budget).
+ *
+ * @param options - see {@link StowageQueryPersisterOptions}.
+ * @returns a {@link StowageQueryPersister}.
+ * @throws {StowageError} INVALID_ARGUMENT for a bad option.
+ */
+export function createStowageQueryPersister(options: StowageQueryPersisterOptions = {}): StowageQueryPersister {
+  const maxAge = options.maxAge ?? DEFAULT_MAX_AGE
+  const storage = createQueryStorage({ store: options.store, dbName: options.dbName, prefix: options.prefix ?? DEFAULT_QUERY_PREFIX, ttl: Number.isFinite(maxAge) ? maxAge : undefined })
+  const { serialize, deserialize } = createQuerySerializer(options.codec)
+  const persister = experimental_createQueryPersister<Uint8Array>({
+    storage,
+    serialize,
+    deserialize,
+    maxAge,
+    buster: options.buster ?? '',
+    prefix: options.prefix ?? DEFAULT_QUERY_PREFIX,
+    refetchOnRestore: options.refetchOnRestore ?? true,
+    filters: options.filters,
+  })
+  return {
+    ...persister,
+    store: storage.store,
+    persistManualUpdates(queryClient, onError) {
+      return queryClient.getQueryCache().subscribe((event) => {
+        if (event.type !== 'updated' || event.action.type !== 'success' || !event.action.manual) return
+        if (event.query.options.persister !== persister.persisterFn) return
+        if (options.filters && !matchQuery(options.filters, event.query)) return
+        persister.persistQuery(event.query).catch((e: unknown) => onError?.(e))
+      })
+    },
+  }
+}

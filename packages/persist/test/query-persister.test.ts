@@ -1,0 +1,122 @@
+import { createIdbStore } from '@stowage/idb'
+import { MAGIC, StowageErrorCode } from '@stowage/core'
+import { QueryClient } from '@tanstack/query-core'
+import { describe, expect, it, vi } from 'vitest'
+import { createQuerySerializer, createQueryStorage, createStowageQueryPersister } from '../src/tanstack-query/index.js'
+import { dbName, keysOf, richData } from './helpers.js'
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+function setup(persister: ReturnType<typeof createStowageQueryPersister>) {
+  return new QueryClient({ defaultOptions: { queries: { persister: persister.persisterFn, staleTime: Infinity, gcTime: Infinity } } })
+}
+
+describe('per-query persister', () => {
+  it('stores each fetched query as an envelope and restores it, rich types intact, without calling queryFn', async () => {
+    const name = dbName()
+    const first = createStowageQueryPersister({ dbName: name })
+    await setup(first).fetchQuery({ queryKey: ['user', 7], queryFn: async () => richData(7) })
+    await sleep(10) // TanStack writes after the queryFn, in a scheduled task
+    const bytes = await first.store.get('tanstack-query-["user",7]')
+    expect(bytes).toBeInstanceOf(Uint8Array)
+    expect(bytes![0]).toBe(MAGIC)
+
+    const queryFn = vi.fn(async () => 'fetched again')
+    const second = setup(createStowageQueryPersister({ dbName: name }))
+    expect(await second.fetchQuery({ queryKey: ['user', 7], queryFn })).toStrictEqual(richData(7))
+    expect(queryFn).not.toHaveBeenCalled()
+  })
+
+  it('discards an entry saved with another buster', async () => {
+    const name = dbName()
+    await setup(createStowageQueryPersister({ dbName: name, buster: 'v1' })).fetchQuery({ queryKey: ['a'], queryFn: async () => 'old' })
+    await sleep(10)
+    const v2 = createStowageQueryPersister({ dbName: name, buster: 'v2' })
+    expect(await setup(v2).fetchQuery({ queryKey: ['a'], queryFn: async () => 'new' })).toBe('new')
+  })
+
+  it('discards an entry older than maxAge, and the store forgets it after maxAge too', async () => {
+    const name = dbName()
+    const p = createStowageQueryPersister({ dbName: name, maxAge: 40 })
+    await setup(p).fetchQuery({ queryKey: ['a'], queryFn: async () => 'old' })
+    await sleep(10)
+    expect(await p.retrieveQuery('["a"]')).toBe('old')
+    await sleep(60)
+    expect(await p.store.get('tanstack-query-["a"]')).toBeUndefined() // the store's own TTL
+    expect(await setup(createStowageQueryPersister({ dbName: name, maxAge: 40 })).fetchQuery({ queryKey: ['a'], queryFn: async () => 'new' })).toBe('new')
+  })
+
+  it('persists setQueryData when asked to watch the client', async () => {
+    const name = dbName()
+    const p = createStowageQueryPersister({ dbName: name })
+    const qc = setup(p)
+    const stop = p.persistManualUpdates(qc)
+    qc.setQueryData(['draft'], { at: new Date(5), body: 'hello' })
+    await sleep(20)
+    stop()
+    qc.setQueryData(['draft'], { at: new Date(6), body: 'not persisted' })
+    await sleep(20)
+    const again = setup(createStowageQueryPersister({ dbName: name }))
+    expect(await again.fetchQuery({ queryKey: ['draft'], queryFn: async () => 'fetched' })).toStrictEqual({ at: new Date(5), body: 'hello' })
+  })
+
+  it('does not persist setQueryData without persistManualUpdates (TanStack writes after queryFn only)', async () => {
+    const p = createStowageQueryPersister({ dbName: dbName() })
+    setup(p).setQueryData(['draft'], 1)
+    await sleep(20)
+    expect(await keysOf(p.store)).toStrictEqual([])
+  })
+
+  it('restoreQueries and persisterGc read the entries of its prefix only', async () => {
+    const store = createIdbStore({ dbName: dbName() })
+    await store.set('unrelated', new Uint8Array([1, 2]))
+    const p = createStowageQueryPersister({ store })
+    const qc = setup(p)
+    await qc.fetchQuery({ queryKey: ['x', 1], queryFn: async () => new Map([[1, 'one']]) })
+    await qc.fetchQuery({ queryKey: ['x', 2], queryFn: async () => 2n })
+    await sleep(20)
+    const fresh = new QueryClient()
+    await p.restoreQueries(fresh)
+    expect(fresh.getQueryData(['x', 1])).toStrictEqual(new Map([[1, 'one']]))
+    expect(fresh.getQueryData(['x', 2])).toBe(2n)
+    await p.persisterGc()
+    expect(await keysOf(store)).toStrictEqual(['tanstack-query-["x",1]', 'tanstack-query-["x",2]', 'unrelated'])
+  })
+
+  it('drops an entry whose bytes are damaged and fetches instead', async () => {
+    const name = dbName()
+    const p = createStowageQueryPersister({ dbName: name })
+    await setup(p).fetchQuery({ queryKey: ['a'], queryFn: async () => 'stored' })
+    await sleep(10)
+    const bytes = (await p.store.get('tanstack-query-["a"]'))!
+    bytes[bytes.length - 1]! ^= 0xff
+    await p.store.set('tanstack-query-["a"]', bytes)
+    expect(await setup(createStowageQueryPersister({ dbName: name })).fetchQuery({ queryKey: ['a'], queryFn: async () => 'fetched' })).toBe('fetched')
+  })
+})
+
+describe('query storage and serializer', () => {
+  it('keeps bytes, not strings, and lists only its prefix', async () => {
+    const storage = createQueryStorage({ dbName: dbName(), prefix: 'p' })
+    await storage.setItem('p-a', new Uint8Array([1]))
+    await storage.setItem('q-b', new Uint8Array([2]))
+    expect(await storage.getItem('p-a')).toStrictEqual(new Uint8Array([1]))
+    expect(await storage.getItem('missing')).toBeNull()
+    expect(await storage.entries()).toStrictEqual([['p-a', new Uint8Array([1])]])
+    await storage.removeItem('p-a')
+    expect(await storage.getItem('p-a')).toBeNull()
+  })
+
+  it('leaves errors out of the stored state', () => {
+    const { serialize, deserialize } = createQuerySerializer()
+    const state = { data: 1, error: new Error('boom'), fetchFailureReason: new Error('boom'), dataUpdatedAt: 1, status: 'success' }
+    const back = deserialize(serialize({ buster: '', queryHash: 'h', queryKey: ['h'], state } as never))
+    expect(back.state.data).toBe(1)
+    expect(back.state.error).toBeNull()
+  })
+
+  it('throws typed errors for data no envelope holds', () => {
+    const { serialize } = createQuerySerializer()
+    expect(() => serialize({ buster: '', queryHash: 'h', queryKey: ['h'], state: { data: () => {} } } as never)).toThrow(expect.objectContaining({ code: StowageErrorCode.UNSUPPORTED_TYPE }))
+  })
+})
