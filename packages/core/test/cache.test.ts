@@ -238,7 +238,8 @@ describe('Cache: getOrSet', () => {
     const failing = () => Promise.reject(new Error('upstream 500'))
     expect(await cache.getOrSet('k', failing, { ttl: 30, staleFor: 150 })).toBe('old')
     await sleep(20)
-    expect(errors.map((e) => e.operation)).toStrictEqual(['refresh'])
+    // The loader's failure, never mistaken for the store's.
+    expect(errors.map((e) => [e.operation, e.error.code, (e.error.cause as Error).message])).toStrictEqual([['refresh', StowageErrorCode.LOADER_FAILED, 'upstream 500']])
     expect(await cache.getOrSet('k', failing, { ttl: 30, staleFor: 150 })).toBe('old')
     await sleep(200) // past ttl + staleFor: gone
     await expect(cache.getOrSet('k', failing, { ttl: 30, staleFor: 150 })).rejects.toThrow('upstream 500')
@@ -258,7 +259,7 @@ describe('Cache: getOrSet', () => {
     const answers = await Promise.all([1, 2, 3].map(() => cache.getOrSet('k', failing, { ttl: 30, grace: 300 })))
     expect(answers).toStrictEqual(['old', 'old', 'old'])
     expect(calls).toBe(1)
-    expect(errors.map((e) => [e.operation, (e.error.cause as Error).message])).toStrictEqual([['getOrSet', 'upstream 500']])
+    expect(errors.map((e) => [e.operation, e.error.code, (e.error.cause as Error).message])).toStrictEqual([['getOrSet', StowageErrorCode.LOADER_FAILED, 'upstream 500']])
     // A working loader replaces it at once (no background: grace is not stale-while-revalidate).
     expect(await cache.getOrSet('k', () => 'new', { ttl: 30, grace: 300 })).toBe('new')
     await sleep(400) // past ttl + grace: gone

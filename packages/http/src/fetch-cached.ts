@@ -110,11 +110,19 @@ export async function fetchCachedWithInfo<T = unknown>(url: string, options: Fet
   if (!response.ok) {
     await response.body?.cancel().catch(() => {})
     if (stored !== undefined) return fromStore('stale')
-    throw new StowageError(StowageErrorCode.STORE_ERROR, `fetching ${url} failed: HTTP ${response.status}`)
+    throw new StowageError(StowageErrorCode.STORE_ERROR, `fetching ${url} failed: HTTP ${response.status} ${response.statusText}`.trimEnd(), { cause: response })
   }
   const bytes = await readBody(response, limit, url)
   // Opened before it is kept: bytes this cache cannot use are never stored.
-  const value = (await cache.acceptBytes(key, bytes, { ttl })) as T
+  let value: T
+  try {
+    value = (await cache.acceptBytes(key, bytes, { ttl })) as T
+  } catch (e) {
+    // Same code, with where the bytes came from (an HTML fallback page, a JSON route…).
+    if (!StowageError.isInstance(e) || e.code === StowageErrorCode.STORE_ERROR) throw e
+    const type = response.headers.get('Content-Type') ?? 'no Content-Type'
+    throw new StowageError(e.code, `${url} answered ${bytes.length} bytes of ${type} that this cache cannot take: ${e.message}`, { cause: e })
+  }
   const kept = withoutTags(bytes) // what acceptBytes stored
   return { value, source: 'network', bytes: kept, etag: envelopeEtag(kept) }
 }

@@ -54,7 +54,10 @@ export interface RedisStore extends Required<Store> {
 
 function failure(what: string, e: unknown): StowageError {
   if (StowageError.isInstance(e)) return e
-  return new StowageError(StowageErrorCode.STORE_ERROR, `Redis ${what} failed: ${String((e as Error)?.message ?? e)}`, { cause: e })
+  const message = String((e as Error)?.message ?? e)
+  // node-redis says this of a client never connected as well as of one closed.
+  const hint = message === 'The client is closed' ? ' (a node-redis client must be connected first: await client.connect())' : ''
+  return new StowageError(StowageErrorCode.STORE_ERROR, `Redis ${what} failed: ${message}${hint}`, { cause: e })
 }
 
 function invalid(message: string): StowageError {
@@ -396,7 +399,12 @@ export { MANIFEST_MAGIC }
 
 function connect(url: string, timeout: number) {
   // Loaded on demand, so that a node-redis user never needs ioredis installed.
-  const { Redis } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis')
+  let Redis: typeof import('ioredis').Redis
+  try {
+    ;({ Redis } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis'))
+  } catch (e) {
+    throw invalid(`the url option makes an ioredis client, and ioredis is not installed: install it, or pass a connected node-redis client as client (${String((e as Error)?.message ?? e).split('\n')[0]})`)
+  }
   // Fail commands fast while disconnected (the store's timeout bounds them anyway) and keep reconnecting.
   const client = new Redis(url, { commandTimeout: timeout, maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false })
   // Connection errors reach callers as rejected commands (STORE_ERROR), and the latest one as the

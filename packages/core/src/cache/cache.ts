@@ -193,6 +193,13 @@ function unusable(opened: Exclude<Opened, { entry: unknown }>, version: number):
   return new StowageError(StowageErrorCode.UNSUPPORTED_VERSION, `the envelope holds ${why}`)
 }
 
+// What a loader threw, as the error event reports it: our own errors (TIMEOUT, a store's) as they
+// are, anything else as LOADER_FAILED with the loader's error as the cause, never as a store failure.
+function loaderError(e: unknown): StowageError {
+  if (StowageError.isInstance(e)) return e
+  return new StowageError(StowageErrorCode.LOADER_FAILED, `the loader failed: ${String((e as Error)?.message ?? e)}`, { cause: e })
+}
+
 function storeError(operation: string, e: unknown): StowageError {
   if (StowageError.isInstance(e)) return e
   return new StowageError(StowageErrorCode.STORE_ERROR, `the store failed during ${operation}: ${String((e as Error)?.message ?? e)}`, { cause: e })
@@ -551,7 +558,7 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
       }
     })()
     return this.flight.start(key, run, flight, (outcome, error) => {
-      if (error !== undefined && (outcome === 'fallback' || outcome === 'late-error')) this.failed(flight.background ? 'refresh' : 'getOrSet', key, error)
+      if (error !== undefined && (outcome === 'fallback' || outcome === 'late-error')) this.failed(flight.background ? 'refresh' : 'getOrSet', key, loaderError(error))
     })
   }
 

@@ -27,7 +27,7 @@ export function tagKey(prefix: string, tag: string): string {
 export function checkTags(tags: unknown): string[] {
   if (!Array.isArray(tags)) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'tags must be an array of strings')
   const unique = [...new Set(tags as unknown[])]
-  if (unique.length < 1 || unique.length > MAX_TAGS) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `an entry has 1 to ${MAX_TAGS} tags`)
+  if (unique.length < 1 || unique.length > MAX_TAGS) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `give 1 to ${MAX_TAGS} tags, got ${unique.length}`)
   for (const tag of unique) checkTag(tag)
   return unique as string[]
 }

@@ -29,6 +29,8 @@ export const StowageErrorCode = {
   MIGRATION_FAILED: 'MIGRATION_FAILED',
   /** An argument or option passed to Stowage is out of range or of the wrong type. */
   INVALID_ARGUMENT: 'INVALID_ARGUMENT',
+  /** A `getOrSet` loader threw while an older value answered in its place (stale or grace); its error is the `cause`. */
+  LOADER_FAILED: 'LOADER_FAILED',
   /** This runtime lacks what the call needs (a `BroadcastChannel` in Cloudflare Workers, say). */
   UNSUPPORTED_RUNTIME: 'UNSUPPORTED_RUNTIME',
 } as const
