@@ -63,8 +63,9 @@ program
   .description('print an envelope: header, CRC, Redis TTL and memory, ratio to JSON, and the value with its types')
   .argument('<source>', 'a redis:// URL (then <key>), a file, or - for standard input')
   .argument('[key]', 'the key, with a Redis URL')
+  .argument('[field]', "a field of a hash (a bundle's field), with a Redis URL")
   .option('--json', 'print JSON (the value as tagged JSON, see decode --tagged)')
-  .action(run((source: string, key: string | undefined, options: { json?: boolean }) => inspectCommand(source, key, options)))
+  .action(run((source: string, key: string | undefined, field: string | undefined, options: { json?: boolean }) => inspectCommand(source, key, field, options)))
 
 program
   .command('scan')

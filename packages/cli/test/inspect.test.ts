@@ -17,6 +17,21 @@ function tempFile(name: string, bytes: Uint8Array): string {
 }
 
 describe('stowage inspect', () => {
+  it("reads a bundle's field: a Redis hash whose fields are envelopes", async () => {
+    const url = inject('redisUrl')
+    const client = redisClient()
+    const prefix = uniquePrefix('inspect-bundle')
+    const { createCache } = await import('@stowage/core')
+    const cache = createCache({ store: createRedisStore({ client }), namespace: prefix.slice(0, -1), local: false })
+    await cache.bundle('post').set('title', 'Hello')
+    const shown = await runCli(['inspect', url, `${prefix}post`, 'title'])
+    expect(shown.code).toBe(0)
+    expect(shown.stdout).toContain(`field "title"`)
+    expect(shown.stdout).toContain("'Hello'")
+    const missing = await runCli(['inspect', url, `${prefix}post`, 'nope'])
+    expect(missing.stderr).toMatch(/has no field "nope"/)
+  })
+
   it('prints the header, TTL, memory usage, ratio to JSON and typed value of an envelope in Redis', async () => {
     const url = inject('redisUrl')
     const client = redisClient()
@@ -121,9 +136,14 @@ describe('stowage inspect', () => {
     const missing = await runCli(['inspect', url, `${prefix}nothing`])
     expect(missing.code).toBe(1)
     expect(missing.stderr).toMatch(/^stowage: INVALID_ARGUMENT: key ".*nothing" does not exist/)
+    await client.set(`${prefix}list-like`, 'x')
     const hash = await runCli(['inspect', url, `${prefix}hash`])
     expect(hash.code).toBe(1)
-    expect(hash.stderr).toMatch(/holds a Redis hash, not a string/)
+    expect(hash.stderr).toMatch(/is a Redis hash \(a Stowage bundle keeps one envelope per field\): give a field.*\(fields: a\)/)
+    const escaped = await runCli(['inspect', url, `${prefix}user:1`])
+    expect(escaped.stderr).toContain('as %3A and %25')
+    const notHash = await runCli(['inspect', url, `${prefix}list-like`, 'f'])
+    expect(notHash.stderr).toMatch(/not a hash: a field is only taken for a bundle/)
     const down = await runCli(['inspect', `redis://127.0.0.1:${await freePort()}`, 'k'])
     expect(down.code).toBe(3)
     expect(down.stderr).toMatch(/^stowage: STORE_ERROR: cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/)

@@ -11,15 +11,16 @@ export interface InspectOptions {
 }
 
 /**
- * `stowage inspect <source> [key]`: prints an envelope's header, its Redis facts and its value.
+ * `stowage inspect <source> [key] [field]`: prints an envelope's header, its Redis facts and its value.
  * @param source - a redis:// URL (with `key`), a file, or `-` for standard input.
  * @param key - the Redis key.
+ * @param field - a field of a hash (a bundle), with a Redis URL.
  * @param options - see {@link InspectOptions}.
  * @returns {@link ExitCode.OK}, or {@link ExitCode.FAILED} when the bytes are not a readable envelope (the report says why).
  * @throws {StowageError} when the source cannot be read (see readEnvelope).
  */
-export async function inspectCommand(source: string, key: string | undefined, options: InspectOptions): Promise<ExitCode> {
-  const read = await readEnvelope(source, key)
+export async function inspectCommand(source: string, key: string | undefined, field: string | undefined, options: InspectOptions): Promise<ExitCode> {
+  const read = await readEnvelope(source, key, field)
   const found = inspectBytes(read.bytes)
   if (options.json) await writeOutput(JSON.stringify(inspectionJson(read.source, found), null, 2) + '\n', undefined, false)
   else await writeOutput(inspectionText(read.source, found, process.stdout.isTTY === true), undefined, false)

@@ -44,7 +44,7 @@ export function inspectionJson(source: EnvelopeSource, found: Inspection): Recor
  */
 export function inspectionText(source: EnvelopeSource, found: Inspection, colors: boolean): string {
   const lines: Array<[string, string]> = []
-  lines.push(['source', source.kind === 'redis' ? `${source.location} key ${JSON.stringify(source.key)}` : source.kind === 'stdin' ? 'standard input' : source.location])
+  lines.push(['source', source.kind === 'redis' ? `${source.location} key ${JSON.stringify(source.key)}${source.field === undefined ? '' : ` field ${JSON.stringify(source.field)}`}` : source.kind === 'stdin' ? 'standard input' : source.location])
   if (source.redis) {
     const r = source.redis
     lines.push(['TTL', r.ttlMs === null ? 'none (the key does not expire)' : `${formatCount(r.ttlMs)} ms (${formatDuration(r.ttlMs)}, expires ${new Date(Date.now() + r.ttlMs).toISOString()})`])

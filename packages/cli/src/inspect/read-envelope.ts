@@ -9,6 +9,8 @@ export interface EnvelopeSource {
   /** The Redis URL (password hidden) or the file path. */
   readonly location: string
   readonly key?: string
+  /** The hash field, for a bundle's field. */
+  readonly field?: string
   readonly redis?: {
     /** Remaining time to live in ms, or `null` for a key without one. */
     readonly ttlMs: number | null
@@ -20,13 +22,15 @@ export interface EnvelopeSource {
 }
 
 /**
- * Reads an envelope from Redis (`url` plus `key`), a file, or standard input (`-`).
+ * Reads an envelope from Redis (`url` plus `key`, and `field` for a bundle's field), a file, or
+ * standard input (`-`).
  * @param source - a redis:// URL, a path or `-`.
  * @param key - the key, with a Redis URL.
+ * @param field - a field of a hash (a Stowage bundle), with a Redis URL.
  * @returns the bytes and where they came from.
  * @throws {StowageError} INVALID_ARGUMENT (no such key or file, a key of another type, a missing key argument); STORE_ERROR (Redis failed).
  */
-export async function readEnvelope(source: string, key: string | undefined): Promise<{ bytes: Uint8Array; source: EnvelopeSource }> {
+export async function readEnvelope(source: string, key: string | undefined, field?: string): Promise<{ bytes: Uint8Array; source: EnvelopeSource }> {
   if (!/^rediss?:\/\//.test(source)) {
     if (key !== undefined) throw invalidInput(`a key (${key}) is only taken with a Redis URL`)
     return { bytes: await readInput(source), source: { kind: source === '-' ? 'stdin' : 'file', location: source } }
@@ -42,7 +46,25 @@ export async function readEnvelope(source: string, key: string | undefined): Pro
     ]).catch((e: unknown) => {
       throw redis.failure(e)
     })
-    if (type === 'none') throw invalidInput(`key ${JSON.stringify(key)} does not exist at ${redis.label}`)
+    if (type === 'none') {
+      // The usual slip: a Cache stores `:` and `%` inside a key escaped, so that keys never reach into child namespaces.
+      const hint = /:.*:/.test(key) ? ` (a Stowage Cache stores ':' and '%' inside its keys as %3A and %25: namespace app with key user:1 is app:user%3A1)` : ''
+      throw invalidInput(`key ${JSON.stringify(key)} does not exist at ${redis.label}${hint}`)
+    }
+    if (type === 'hash') {
+      // A Stowage bundle: each field is an envelope.
+      if (field === undefined) {
+        const [, some] = (await redis.client.hscan(key, '0', 'COUNT', 20)) as [string, string[]]
+        const names = some.filter((_, i) => i % 2 === 0).slice(0, 10)
+        throw invalidInput(`key ${JSON.stringify(key)} is a Redis hash (a Stowage bundle keeps one envelope per field): give a field, e.g. stowage inspect ${redis.label} ${key} ${names[0] ?? '<field>'} (fields: ${names.join(', ')}${names.length === 10 ? ', …' : ''})`)
+      }
+      const value = await redis.client.hgetBuffer(key, field).catch((e: unknown) => {
+        throw redis.failure(e)
+      })
+      if (value === null) throw invalidInput(`the hash ${JSON.stringify(key)} has no field ${JSON.stringify(field)}`)
+      return { bytes: value, source: { kind: 'redis', location: redis.label, key, field, redis: { ttlMs: ttl >= 0 ? ttl : null, memoryUsage: memory } } }
+    }
+    if (field !== undefined) throw invalidInput(`key ${JSON.stringify(key)} holds a Redis ${type}, not a hash: a field is only taken for a bundle`)
     if (type !== 'string' || raw === null) throw invalidInput(`key ${JSON.stringify(key)} holds a Redis ${type}, not a string: it cannot be an envelope`)
     let bytes: Uint8Array = raw
     let chunked: { chunks: number; totalLength: number } | undefined
