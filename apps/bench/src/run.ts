@@ -209,9 +209,10 @@ What the misses above come from, as measured (figures of a given run vary; the c
   times, about a microsecond each, trade places between runs (Stowage 1.5–1.9× JSON, msgpackr
   1.1–1.7×). A trained dictionary takes Stowage to 0.47× plain MessagePack.
 - **Cache façades over Redis (issue 10): set against bentocache, and memory.** A set is one Redis
-  \`SET\` for both, and the round trip dominates: on the 1 kB object the two are within this
-  machine's noise (0.94–1.07× over runs); on W1-1000 Stowage's encode and deflate (to 125 B) win
-  1.6–1.8×, short of 2×. The 1 kB object is 0.88× the peers' Redis memory, not 0.7×: under 1 KiB
+  round trip for both (Stowage's a small script that also tells whether the old value was a chunk
+  manifest, so that overwrites never send the old value back), and the round trip dominates: on
+  the 1 kB object the two are within this machine's noise (0.90–1.07× over runs); on W1-1000
+  Stowage's encode and deflate (to 125 B) win 1.6–1.9×, short of 2×. The 1 kB object is 0.88× the peers' Redis memory, not 0.7×: under 1 KiB
   of payload Stowage does not deflate (\`compressThreshold\`, section "Compression policy"), so it
   stores ~830 B of MessagePack; a trained dictionary would take it far lower, but is not a default.
 - **Hostile, 2^26 paths within maxDepth** (beyond the issue's list): the encoder walks items until
