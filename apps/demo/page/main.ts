@@ -32,7 +32,7 @@ interface Row {
 }
 declare global {
   interface Window {
-    demo: { ready: boolean; rows: Record<string, Row>; stats?: Stats; counts: Record<FetchSource, number> }
+    demo: { ready: boolean; rows: Record<string, Row>; stats?: Stats; counts: Record<FetchSource, number>; shellKept?: boolean }
   }
 }
 
@@ -177,6 +177,16 @@ events.addEventListener('invalidate', (event) => {
   const { name } = JSON.parse((event as MessageEvent).data) as { name: string }
   void load(name).then(refreshStats).then(render)
 })
+
+// A reload with the server down still shows the app: the service worker keeps the page's files.
+if ('serviceWorker' in navigator) {
+  void navigator.serviceWorker.register('/sw.js').then(async () => {
+    const worker = (await navigator.serviceWorker.ready).active
+    const files = performance.getEntriesByType('resource').map((entry) => entry.name).filter((name) => new URL(name).origin === location.origin && !new URL(name).pathname.startsWith('/api/'))
+    worker?.postMessage({ shell: ['/', ...files] })
+    window.demo.shellKept = true
+  })
+}
 
 await refreshStats()
 await loadAll()

@@ -56,6 +56,8 @@ describe('the demo with Redis', () => {
     expect(shown['items-1000']!.storedBytes).toBe(items.stowageBytes)
     await expect.poll(() => page.locator('td.ok').count()).toBe(5)
     await expect.poll(() => page.locator('#banner').isHidden()).toBe(true)
+    // The service worker has kept the page's files (for the offline reload below).
+    await expect.poll(() => page.evaluate(async () => window.demo.shellKept === true && (await caches.match('/')) !== undefined), { timeout: 10_000 }).toBe(true)
     await page.screenshot({ path: join(here, '..', 'screenshot.png'), fullPage: true })
   })
 
@@ -79,6 +81,15 @@ describe('the demo with Redis', () => {
     // The rows turn offline one by one; the status line follows once the stats request has failed too.
     await expect.poll(() => page.locator('#status').textContent(), { timeout: 10_000 }).toContain('server unreachable')
     expect((await rows(page))['items-1000']!.summary).toBe('1,000 items; last index 999')
+  })
+
+  it('reloads (F5) with the server down: the service worker serves the page, IndexedDB the data', async () => {
+    await page.reload()
+    await ready(page)
+    const shown = await rows(page)
+    expect(Object.keys(shown)).toHaveLength(5)
+    for (const row of Object.values(shown)) expect(row.source).toBe('offline')
+    await expect.poll(() => page.locator('#status').textContent(), { timeout: 10_000 }).toContain('server unreachable')
   })
 })
 
