@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config'
+import { firefox } from '../../vitest.firefox.js'
+
+// The portable tests again, in a real Firefox (firefox-esr over WebDriver BiDi).
+export default defineConfig({
+  test: {
+    name: 'idb (firefox)',
+    include: ['test/**/*.test.ts'],
+    exclude: ['test/**/*.node.test.ts'],
+    browser: firefox(),
+  },
+})
