@@ -1,4 +1,13 @@
-export { createIdbStore, DEFAULT_IDB_SWEEP_INTERVAL, DEFAULT_OPEN_TIMEOUT, type IdbStore, type IdbStoreEvents, type IdbStoreOptions } from './idb-store.js'
+export {
+  createIdbStore,
+  DEFAULT_IDB_SWEEP_INTERVAL,
+  DEFAULT_OPEN_TIMEOUT,
+  DEFAULT_PERSIST_TIMEOUT,
+  type IdbPersistOptions,
+  type IdbStore,
+  type IdbStoreEvents,
+  type IdbStoreOptions,
+} from './idb-store.js'
 export {
   fetchCached,
   fetchCachedWithInfo,
