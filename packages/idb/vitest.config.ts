@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     name: 'idb',
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
     exclude: ['test/**/*.browser.test.ts'],
     setupFiles: ['test/setup-fake-indexeddb.ts'],
   },
