@@ -4,7 +4,7 @@ import { firefox } from '../../vitest.firefox.js'
 // The portable tests again, in a real Firefox (firefox-esr over WebDriver BiDi).
 export default defineConfig({
   test: {
-    name: 'idb (firefox)',
+    name: 'idb:firefox',
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     exclude: ['test/**/*.node.test.ts'],
