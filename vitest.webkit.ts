@@ -35,8 +35,9 @@ function findMiniBrowser(): string {
   return 'MiniBrowser'
 }
 
-// A browser that cannot open its display makes WebKitWebDriver wait forever instead of failing.
-const SESSION_TIMEOUT = 60_000
+// A browser that cannot open its display makes WebKitWebDriver wait forever instead of failing;
+// below vitest's own 60 s wait for the page, so that this message is the one shown.
+const SESSION_TIMEOUT = 30_000
 
 class WebKitProvider implements BrowserProvider {
   readonly name = 'webkitgtk-webdriver'
@@ -59,7 +60,7 @@ class WebKitProvider implements BrowserProvider {
     const session = this.session
     this.session = undefined
     try {
-      const started = await session
+      const started = await session?.catch(() => undefined) // a failed start was reported by openPage
       if (started) await webdriver(`${started.driver}/session/${started.id}`, 'DELETE')
     } finally {
       this.killChildren()
@@ -78,7 +79,9 @@ class WebKitProvider implements BrowserProvider {
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
     const capabilities = { alwaysMatch: { 'webkitgtk:browserOptions': { binary: webkitBrowserPath, args: ['--automation'] } } }
-    const { sessionId } = (await webdriver(`${driver}/session`, 'POST', { capabilities }, SESSION_TIMEOUT)) as { sessionId: string }
+    const { sessionId } = (await webdriver(`${driver}/session`, 'POST', { capabilities }, SESSION_TIMEOUT).catch((e: unknown) => {
+      throw new Error(`${webkitDriverPath} did not start ${webkitBrowserPath} on DISPLAY=${display} within ${SESSION_TIMEOUT} ms`, { cause: e })
+    })) as { sessionId: string }
     return { driver, id: sessionId }
   }
 
