@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     name: 'idb:browser',
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
     exclude: ['test/**/*.node.test.ts'],
     browser: chromium(),
   },

@@ -39,12 +39,27 @@ export interface IdbStore extends Required<Omit<Store, 'getField' | 'getFields' 
   byteSize(): Promise<number>
   /** The browser's storage estimate (`navigator.storage.estimate()`), or `undefined` where there is none. */
   estimate(): Promise<{ readonly usage: number; readonly quota: number } | undefined>
-  /** Asks the browser to keep this origin's storage under pressure (`navigator.storage.persist()`); `false` where unsupported or refused. */
-  persist(): Promise<boolean>
+  /**
+   * Asks the browser to keep this origin's storage under pressure (`navigator.storage.persist()`).
+   * @param options How long to wait for the answer.
+   * @returns `true` when the storage is persistent; `false` where unsupported, refused, or not answered within `timeout`.
+   */
+  persist(options?: IdbPersistOptions): Promise<boolean>
+}
+
+/** Options of {@link IdbStore.persist}. Every field is optional. */
+export interface IdbPersistOptions {
+  /**
+   * Longest wait for the browser's answer. Firefox asks the user and leaves the promise pending
+   * until they answer, which may be never (headless, or a prompt that is ignored). Defaults to 5000 ms.
+   */
+  readonly timeout?: number
 }
 
 /** Default of {@link IdbStoreOptions.openTimeout}. */
 export const DEFAULT_OPEN_TIMEOUT = 3000
+/** Default of {@link IdbPersistOptions.timeout}. */
+export const DEFAULT_PERSIST_TIMEOUT = 5000
 /** Default of {@link IdbStoreOptions.sweepInterval}. */
 export const DEFAULT_IDB_SWEEP_INTERVAL = 60_000
 
@@ -297,9 +312,15 @@ class IdbStoreImpl implements IdbStore {
     return { usage, quota }
   }
 
-  async persist(): Promise<boolean> {
+  async persist(options?: IdbPersistOptions): Promise<boolean> {
     const storage = (globalThis.navigator as Navigator | undefined)?.storage
-    return storage?.persist ? storage.persist() : false
+    if (!storage?.persist) return false
+    if (await storage.persisted?.()) return true
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const unanswered = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), options?.timeout ?? DEFAULT_PERSIST_TIMEOUT)
+    })
+    return Promise.race([storage.persist(), unanswered]).finally(() => clearTimeout(timer))
   }
 
   private emit<E extends keyof IdbStoreEvents>(event: E, payload: IdbStoreEvents[E]): void {

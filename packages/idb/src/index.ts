@@ -1,6 +1,15 @@
 // fetchCached lives in @stowage/http, beside the server helpers it speaks with; it is re-exported
 // here, where browser code has always found it.
-export { createIdbStore, DEFAULT_IDB_SWEEP_INTERVAL, DEFAULT_OPEN_TIMEOUT, type IdbStore, type IdbStoreEvents, type IdbStoreOptions } from './idb-store.js'
+export {
+  createIdbStore,
+  DEFAULT_IDB_SWEEP_INTERVAL,
+  DEFAULT_OPEN_TIMEOUT,
+  DEFAULT_PERSIST_TIMEOUT,
+  type IdbPersistOptions,
+  type IdbStore,
+  type IdbStoreEvents,
+  type IdbStoreOptions,
+} from './idb-store.js'
 export {
   fetchCached,
   fetchCachedWithInfo,

@@ -153,7 +153,24 @@ describe('storage helpers', () => {
     } else {
       expect(estimate).toBeUndefined()
     }
-    expect(typeof (await store.persist())).toBe('boolean')
+    const asked = Date.now()
+    expect(typeof (await store.persist({ timeout: 500 }))).toBe('boolean') // Firefox asks the user and would wait for ever
+    expect(Date.now() - asked).toBeLessThan(2_000)
+    await store.close()
+  })
+
+  it.skipIf(typeof navigator === 'undefined' || !navigator.storage?.persist)('persist() answers false when the browser leaves the question open past its timeout', async () => {
+    const store = createIdbStore({ dbName: dbName() })
+    const storage = navigator.storage as unknown as Record<string, unknown>
+    // What Firefox does while its permission prompt waits for a user who never answers (own
+    // properties over the prototype's methods, deleted afterwards).
+    Object.assign(storage, { persist: () => new Promise<boolean>(() => {}), persisted: async () => false })
+    try {
+      expect(await store.persist({ timeout: 100 })).toBe(false)
+    } finally {
+      delete storage.persist
+      delete storage.persisted
+    }
     await store.close()
   })
 })
