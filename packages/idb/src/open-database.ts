@@ -1,0 +1,49 @@
+// Opening the database: at whatever version it has, then once more one version up when our object
+// stores are missing (so that several stores can share one database), within a time limit.
+import { StowageError, StowageErrorCode } from '@stowage/core'
+import { openDB } from 'idb'
+import type { Db, StoreNames } from './records.js'
+
+/** What the connection tells its owner after opening. */
+export interface ConnectionHandlers {
+  /** Another tab wants a newer version: close, and reopen on the next call. */
+  blocking(): void
+  /** The browser closed the connection. */
+  terminated(): void
+}
+
+function timeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new StowageError(StowageErrorCode.STORE_ERROR, `${what} took longer than ${ms} ms`)), ms)
+    }),
+  ]).finally(() => clearTimeout(timer))
+}
+
+/**
+ * Opens `dbName` with the entries store (indexed by expiry and by last access) and the meta store.
+ * @throws {StowageError} STORE_ERROR past `ms`; what IndexedDB throws otherwise.
+ */
+export function openDatabase(dbName: string, names: StoreNames, ms: number, handlers: ConnectionHandlers): Promise<Db> {
+  const connect = async () => {
+    let db = await openDB(dbName, undefined, handlers)
+    if (db.objectStoreNames.contains(names.entries) && db.objectStoreNames.contains(names.meta)) return db
+    const version = db.version + 1
+    db.close()
+    db = await openDB(dbName, version, {
+      ...handlers,
+      upgrade(upgrading) {
+        if (!upgrading.objectStoreNames.contains(names.entries)) {
+          const store = upgrading.createObjectStore(names.entries, { keyPath: 'key' })
+          store.createIndex('expiresAt', 'expiresAt')
+          store.createIndex('accessedAt', 'accessedAt')
+        }
+        if (!upgrading.objectStoreNames.contains(names.meta)) upgrading.createObjectStore(names.meta)
+      },
+    })
+    return db
+  }
+  return timeout(connect(), ms, `opening IndexedDB database ${dbName}`)
+}
