@@ -3,6 +3,7 @@
 // on both sides and checks the bytes in IndexedDB against the bytes in Redis.
 import { createCache } from '@stowage/core'
 import { createIdbStore, fetchCachedWithInfo, type FetchSource } from '@stowage/idb'
+import { keepShell } from './shell.js'
 
 interface ServerFigures {
   label: string
@@ -178,15 +179,8 @@ events.addEventListener('invalidate', (event) => {
   void load(name).then(refreshStats).then(render)
 })
 
-// A reload with the server down still shows the app: the service worker keeps the page's files.
-if ('serviceWorker' in navigator) {
-  void navigator.serviceWorker.register('/sw.js').then(async () => {
-    const worker = (await navigator.serviceWorker.ready).active
-    const files = performance.getEntriesByType('resource').map((entry) => entry.name).filter((name) => new URL(name).origin === location.origin && !new URL(name).pathname.startsWith('/api/'))
-    worker?.postMessage({ shell: ['/', ...files] })
-    window.demo.shellKept = true
-  })
-}
+// A reload with the server down still shows the page: the service worker keeps its files.
+void keepShell().then(() => (window.demo.shellKept = true))
 
 await refreshStats()
 await loadAll()

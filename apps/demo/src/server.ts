@@ -4,14 +4,33 @@
 // Plain node:http: six routes do not need a framework, and the demo stays one dependency lighter.
 import { w1, w2, w4 } from '@stowage/bench/workloads'
 import { createCache, createMemoryStore, type Cache, type Store } from '@stowage/core'
-import { envelopeResponse, fromNodeRequest, sendNodeResponse } from '@stowage/http'
+import { envelopeResponse, fromNodeRequest, sendNodeResponse, serveCached } from '@stowage/http'
 import { createRedisStore } from '@stowage/redis'
 import { Redis } from 'ioredis'
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createRequire } from 'node:module'
 import { extname, join, normalize } from 'node:path'
 
+
+// The countries app's data: the `world-countries` npm package (250 countries, real data).
+interface Country {
+  readonly cca3: string
+  readonly name: { readonly common: string; readonly official: string }
+  readonly capital: readonly string[]
+  readonly region: string
+  readonly subregion: string
+  readonly area: number
+  readonly flag: string
+  readonly borders: readonly string[]
+  readonly languages: Readonly<Record<string, string>>
+  readonly currencies: Readonly<Record<string, { readonly name: string; readonly symbol?: string }>>
+}
+const countries = createRequire(import.meta.url)('world-countries') as readonly Country[]
+// The list shows a summary of each; a country's page the whole record.
+const countryList = () =>
+  countries.map((c) => ({ cca3: c.cca3, name: c.name.common, capital: c.capital[0] ?? '', region: c.region, subregion: c.subregion, area: c.area, flag: c.flag }))
 
 /** The objects the demo serves, by name. */
 const datasets: Record<string, { readonly label: string; make(): unknown }> = {
@@ -117,6 +136,18 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       if (!datasets[name]) return void res.writeHead(404).end()
       // The envelope as stored, its ETag, 304s and JSON on request: @stowage/http's helper.
       const response = await envelopeResponse(fromNodeRequest(req), await envelope(name), { codec: cache.codec })
+      if (response.status === 304) counters.notModified++
+      return sendNodeResponse(res, response)
+    }
+    // The countries app: each entry served as the envelope the cache holds (loaded on a miss).
+    const country = /^\/api\/countries(?:\/([A-Z]{3}))?$/.exec(url.pathname)
+    if (country && (req.method === 'GET' || req.method === 'HEAD')) {
+      const code = country[1]
+      const record = code === undefined ? undefined : countries.find((c) => c.cca3 === code)
+      if (code !== undefined && record === undefined) return void res.writeHead(404).end()
+      const key = code === undefined ? 'countries' : `country:${code}`
+      written.add(key)
+      const response = await serveCached(fromNodeRequest(req), { cache, key, load: () => record ?? countryList() })
       if (response.status === 304) counters.notModified++
       return sendNodeResponse(res, response)
     }

@@ -93,6 +93,52 @@ describe('the demo with Redis', () => {
   })
 })
 
+describe('the countries app (TanStack Query, fetchCached, the Stowage persister, a service worker)', () => {
+  let demo: Demo
+  let page: Page
+  const appReady = (p: Page) => p.waitForFunction(() => window.app?.ready === true && document.querySelector('#count') !== null, undefined, { timeout: 30_000 })
+
+  beforeAll(async () => {
+    demo = await startDemo({ redisUrl: redis.url, namespace: `demo-app-${Math.random().toString(36).slice(2)}`, port: 0 })
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
+  })
+  afterAll(async () => {
+    await demo?.close().catch(() => {})
+  })
+
+  it('lists the 250 countries of the world-countries package, searches, shows one, keeps a favourite', async () => {
+    await page.goto(`${demo.url}/app.html`)
+    await appReady(page)
+    await expect.poll(() => page.locator('#count').textContent()).toContain('250 of 250 countries')
+    expect(await page.evaluate(() => window.app.sources['/api/countries'])).toBe('network')
+    await page.locator('#search').fill('fran')
+    await expect.poll(() => page.locator('#count').textContent()).toContain('1 of 250')
+    await page.locator('tr[data-code="FRA"]').click()
+    await expect.poll(() => page.locator('#detail').textContent()).toContain('French Republic')
+    await page.locator('button[data-star="FRA"]').click()
+    await expect.poll(() => page.locator('#count').textContent()).toContain('favourites: 1')
+    await expect.poll(() => page.evaluate(async () => window.app.shellKept === true && (await caches.match('/app.html')) !== undefined), { timeout: 10_000 }).toBe(true)
+    await page.screenshot({ path: join(here, '..', 'app-screenshot.png'), fullPage: false })
+  })
+
+  it('after a reload, restores the queries and the favourite (setQueryData) from IndexedDB at once', async () => {
+    await page.waitForTimeout(1_500) // the persister writes at most once a second
+    await page.reload()
+    await appReady(page)
+    expect(await page.evaluate(() => window.app.restored)).toBe(true)
+    await expect.poll(() => page.locator('#count').textContent()).toContain('favourites: 1')
+  })
+
+  it('reloads with the server down: the service worker serves the page, IndexedDB the data', async () => {
+    await demo.close()
+    await page.reload()
+    await appReady(page)
+    await expect.poll(() => page.locator('#count').textContent()).toContain('250 of 250 countries · favourites: 1')
+    await page.locator('tr[data-code="FRA"]').click()
+    await expect.poll(() => page.locator('#detail').textContent()).toContain('French Republic')
+  })
+})
+
 describe('the demo and the Redis it is given', () => {
   it('stops with a clear message when REDIS_URL does not answer, instead of using another Redis', async () => {
     const { spawnSync } = await import('node:child_process')
