@@ -111,7 +111,7 @@ describe('Node (zlib) and portable (fflate) builds', () => {
 // FORMAT.md promises that a plain MessagePack library plus a few lines decodes Stowage payloads.
 // Those lines are taken from FORMAT.md itself and run here, so the page cannot drift from the code.
 function referenceDecoder(): (envelope: Uint8Array, dictionaries?: Map<number, Uint8Array>) => { value: unknown; schemaVersion?: number; freshUntil?: number; tags?: Map<string, number> } {
-  const page = readFileSync(fileURLToPath(new URL('../../../FORMAT.md', import.meta.url)), 'utf8')
+  const page = readFileSync(fileURLToPath(new URL('../FORMAT.md', import.meta.url)), 'utf8')
   const block = /```js reference-decoder\n([\s\S]*?)```/.exec(page)?.[1]
   if (block === undefined) throw new Error('FORMAT.md has no reference-decoder block')
   const imports = [

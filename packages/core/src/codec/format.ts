@@ -1,5 +1,5 @@
 /**
- * The Stowage wire format, version 2 (full description: FORMAT.md at the repository root).
+ * The Stowage wire format, version 2 (full description: FORMAT.md in this package).
  *
  * Envelope, all integers big-endian:
  *
