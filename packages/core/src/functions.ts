@@ -1,7 +1,8 @@
 // The public functions, bound to the platform the package's `#platform` import condition picks:
 // native zlib on Node, fflate everywhere else. The two write bytes the other reads.
 import { platform } from '#platform'
-import { createCacheWith, type Cache } from './cache/cache.js'
+import type { Cache } from './cache/cache-api.js'
+import { createCacheWith } from './cache/create-cache.js'
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import type { CacheOptions, CacheSchema } from './cache/cache-types.js'
 import type { CacheSchemas } from './cache/schemas.js'

@@ -1,26 +1,24 @@
+// The Cache façade (cache-api.ts says what it promises, create-cache.ts builds it): the public
+// operations of one namespace, over the tiers, the single flight, the lease and the helpers that
+// open entries and stamp tags, none of which calls back into it.
+import type { Cache } from './cache-api.js'
 import { CacheObserver } from './cache-observer.js'
 import {
-  DEFAULT_NAMESPACE,
   type Bundle,
   type CacheEvents,
-  type CacheKey,
   type CacheOperation,
-  type CacheOptions,
   type CacheSchema,
   type CacheSetOptions,
   type CacheTtlOptions,
   type CacheStats,
   type CacheTier,
-  type CacheValue,
   type GetOrSetOptions,
   type MissReason,
 } from './cache-types.js'
 import type { Codec, EncodedEnvelope } from '../codec/codec.js'
 import { inspect, withoutTags } from '../codec/envelope.js'
 import { StowageErrorCode } from '../errors/error-codes.js'
-import { decodeInvalidation, encodeInvalidation, INVALIDATION_CODEC_OPTIONS, splitInvalidation, type InvalidationChannel, type InvalidationMessage } from './invalidation.js'
-import { createMemoryStore } from '../stores/memory-store.js'
-import type { CodecOptions } from '../codec/options.js'
+import { encodeInvalidation, splitInvalidation, type InvalidationChannel, type InvalidationMessage } from './invalidation.js'
 import type { Store } from '../stores/store.js'
 import { StowageError } from '../errors/stowage-error.js'
 import { checkKey, checkTtl } from '../stores/validate.js'
@@ -28,106 +26,11 @@ import { checkNamespace, storeKey } from './keys.js'
 import { LocalTier, type LocalEntry } from './local-tier.js'
 import { SingleFlight, type FlightOptions } from './single-flight.js'
 import { CircuitBreaker } from './breaker.js'
-import { compileSchemas } from './schemas.js'
 import { openEntry, type Entry, type Opened, type Opener } from './entry-opener.js'
-import { DEFAULT_LEASE_TIME, underLease, type LoadLease } from './lease.js'
+import { underLease, type LoadLease } from './lease.js'
 import { checkTags, newGeneration, stampTags, TagBook, tagKey } from './tags.js'
-
-/** A cache over a {@link Store}: typed values in, compact envelopes stored. See `createCache`. */
-export interface Cache<S extends CacheSchema = CacheSchema> {
-  /** The full namespace, such as `'app'` or `'app:users'`. Keys are stored as `namespace:key`. */
-  readonly namespace: string
-  /** The store underneath. */
-  readonly store: Store
-  /** The codec that writes and reads this cache's envelopes. */
-  readonly codec: Codec
-  /** The schema version this cache writes (`CacheOptions.version`). */
-  readonly version: number
-  /**
-   * The envelope stored under `key`, as stored (no decoding): what `fetchCached` and a server
-   * hand on without re-encoding. Stats and events are not touched.
-   * @throws {StowageError} STORE_ERROR with `readErrors: 'throw'`; INVALID_ARGUMENT.
-   */
-  getBytes(key: CacheKey<S>): Promise<Uint8Array | undefined>
-  /**
-   * Stores an envelope produced elsewhere (a server, another cache) as it is, without decoding
-   * and re-encoding it; its header is checked.
-   * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED for bytes that are not an envelope; as {@link Cache.set}.
-   */
-  setBytes(key: CacheKey<S>, envelope: Uint8Array, options?: CacheTtlOptions): Promise<void>
-  /**
-   * The value in an envelope read with `getBytes`, opened as `get` would open it (schema version
-   * and `migrate`, the key's schema, counted as a hit or a miss; `undefined` bytes are a miss);
-   * `undefined` when unusable (a damaged entry is then deleted, as `get` does).
-   * @throws {StowageError} INVALID_ARGUMENT for a bad key.
-   */
-  openBytes<T = never, K extends CacheKey<S> = CacheKey<S>>(key: K, envelope: Uint8Array | undefined): Promise<([T] extends [never] ? CacheValue<S, K> : T) | undefined>
-  /**
-   * Takes in an envelope received from elsewhere (a server, through `fetchCached`): opens it as
-   * `get` would (schema version and `migrate`, the key's schema), stores it as it is when this
-   * cache can use it, and returns its value. A tag stamp is left behind (`withoutTags`): tags name
-   * generations kept in the sender's store. Bytes this cache cannot use are never stored.
-   * @throws {StowageError} the decode codes (BAD_MAGIC, CHECKSUM_MISMATCH, …) for bad bytes;
-   *   UNSUPPORTED_VERSION for a schema version this cache cannot read; SCHEMA_MISMATCH; MIGRATION_FAILED;
-   *   as {@link Cache.set} for the store.
-   */
-  acceptBytes<T = never, K extends CacheKey<S> = CacheKey<S>>(key: K, envelope: Uint8Array, options?: CacheTtlOptions): Promise<[T] extends [never] ? CacheValue<S, K> : T>
-  /**
-   * The value under `key`, or `undefined` on a miss (absent, expired, corrupt, unusable version).
-   * A stale value (past its fresh time, before it expires) is returned and counted as a stale hit.
-   * @throws {StowageError} STORE_ERROR with `readErrors: 'throw'`; INVALID_ARGUMENT for a bad key.
-   */
-  get<T = never, K extends CacheKey<S> = CacheKey<S>>(key: K): Promise<([T] extends [never] ? CacheValue<S, K> : T) | undefined>
-  /**
-   * Stores `value` under `key`.
-   * @throws {StowageError} STORE_ERROR (unless `writeErrors: 'ignore'`); UNSUPPORTED_TYPE, CYCLE, LIMIT_EXCEEDED from the codec; INVALID_ARGUMENT.
-   */
-  set<K extends CacheKey<S>>(key: K, value: CacheValue<S, K>, options?: CacheSetOptions): Promise<void>
-  /** Removes `key`; resolves `true` when it existed. @throws {StowageError} as {@link Cache.set}. */
-  delete(key: CacheKey<S>): Promise<boolean>
-  /**
-   * Deletes every entry of this namespace written with one of `tags` (by `set`, `setMany` or
-   * `getOrSet` with `tags`), in every process: each tag gets a new generation in the store, and
-   * entries stamped with an older one read as misses (`reason: 'invalidated'`). Nothing is
-   * scanned; a process that missed the announcement sees it on its next read from the store.
-   * @throws {StowageError} INVALID_ARGUMENT for bad tags; STORE_ERROR (unless `writeErrors: 'ignore'`).
-   */
-  deleteByTag(tags: string | readonly string[]): Promise<void>
-  /** Whether `get` would find a value (stats and events are not touched). @throws {StowageError} as {@link Cache.get}. */
-  has(key: CacheKey<S>): Promise<boolean>
-  /** The values under `keys`, in order; one store round trip where the store can batch. @throws {StowageError} as {@link Cache.get}. */
-  getMany<T = never, K extends CacheKey<S> = CacheKey<S>>(keys: readonly K[]): Promise<Array<([T] extends [never] ? CacheValue<S, K> : T) | undefined>>
-  /** Stores several values, each with its own TTL. @throws {StowageError} as {@link Cache.set}. */
-  setMany<K extends CacheKey<S>>(entries: ReadonlyArray<{ readonly key: K; readonly value: CacheValue<S, K>; readonly ttl?: number; readonly tags?: readonly string[] }>): Promise<void>
-  /** Removes several keys; resolves how many existed. @throws {StowageError} as {@link Cache.set}. */
-  deleteMany(keys: ReadonlyArray<CacheKey<S>>): Promise<number>
-  /** Removes every key of this namespace (and of its child namespaces), never another's. @throws {StowageError} STORE_ERROR. */
-  clear(): Promise<void>
-  /**
-   * The cached value, or the loader's, which is then stored. Concurrent misses of one key in this
-   * process share one loader call; a loader error reaches every waiter and is not cached. With
-   * `staleFor`, a stale value is served while one background refresh runs. A loaded value the
-   * store fails to keep is still returned (the failure is an `error` event).
-   * @throws the loader's own error; {@link StowageError} as {@link Cache.get} and from the codec.
-   */
-  getOrSet<K extends CacheKey<S>, V extends CacheValue<S, K>>(key: K, loader: () => V | Promise<V>, options?: GetOrSetOptions): Promise<V>
-  /**
-   * Fields grouped under one key, each a compact envelope, with one TTL for all (a Redis hash:
-   * fewer keys, less per-key overhead). The store must have the bundle abilities.
-   * @throws {StowageError} INVALID_ARGUMENT for a bad key or a store without bundles.
-   */
-  bundle<V = unknown>(key: CacheKey<S>): Bundle<V>
-  /** A cache on the same store and settings under `namespace:name` (`name` may itself hold `:`-joined segments), with its own stats and events. @throws {StowageError} INVALID_ARGUMENT. */
-  withNamespace(name: string): Cache<S>
-  /** A snapshot of this namespace's counters. */
-  stats(): CacheStats
-  /** Listens to an event; returns a function that stops listening. Listener errors are ignored. */
-  on<E extends keyof CacheEvents>(event: E, listener: (event: CacheEvents[E]) => void): () => void
-  /** Closes the store if this cache created it (the default memory store); a store you passed stays yours. */
-  close(): Promise<void>
-}
-
-interface Shared {
+/** What every namespace of one cache shares; settled by createCache (create-cache.ts). */
+export interface Shared {
   /** The store as the cache calls it: behind the circuit breaker when there is one. */
   readonly store: Store
   /** The store as the caller gave it (or the memory store the cache made). */
@@ -205,7 +108,8 @@ function storeError(operation: string, e: unknown): StowageError {
   return new StowageError(StowageErrorCode.STORE_ERROR, `the store failed during ${operation}: ${String((e as Error)?.message ?? e)}`, { cause: e })
 }
 
-class StowageCache<S extends CacheSchema> implements Cache<S> {
+/** The cache of one namespace: the public operations, over what its namespaces share. */
+export class StowageCache<S extends CacheSchema> implements Cache<S> {
   private readonly prefix: string
   private readonly observer: CacheObserver
   private readonly flight = new SingleFlight()
@@ -726,99 +630,4 @@ class StowageCache<S extends CacheSchema> implements Cache<S> {
     const error = StowageError.isInstance(e) ? e : storeError(operation, e)
     this.observer.emit('error', { namespace: this.namespace, key, operation, error })
   }
-}
-
-// Whether a store is remote (Redis, IndexedDB): the in-process tier and the breaker are on by
-// default in front of those, off in front of the memory store, which already lives in this process.
-function isRemote(store: Store | undefined): boolean {
-  return store !== undefined && store.name !== 'memory'
-}
-
-function localTier(option: CacheOptions['local'], store: Store | undefined): LocalTier | undefined {
-  if (option === false || (option === undefined && !isRemote(store))) return undefined
-  if (option === true || option === undefined) return new LocalTier({})
-  // LocalTier refuses anything but an options object; a Store (what `local` once took) gets its own word.
-  if (typeof (option as Partial<Store> | null)?.get === 'function') {
-    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'local is true, false or { maxEntries, maxBytes, ttl, freeze }: the local tier keeps decoded values itself, not in a Store')
-  }
-  return new LocalTier(option)
-}
-
-function circuitBreaker(option: CacheOptions['breaker'], store: Store | undefined): CircuitBreaker | undefined {
-  if (option === false || (option === undefined && !isRemote(store))) return undefined
-  return new CircuitBreaker(option === true || option === undefined ? {} : option)
-}
-
-/**
- * Creates a cache; see {@link CacheOptions}. Exported bound to a compression backend by each entry.
- * @throws {StowageError} INVALID_ARGUMENT for a bad option.
- */
-export function createCacheWith<S extends CacheSchema>(createCodec: (options?: CodecOptions) => Codec, options: CacheOptions = {}): Cache<S> {
-  const namespace = options.namespace ?? DEFAULT_NAMESPACE
-  checkNamespace(namespace)
-  checkTtl(options.ttl)
-  const version = options.version ?? 0
-  if (!(Number.isInteger(version) && version >= 0 && version <= 0xffffffff)) {
-    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `version must be an integer from 0 to ${0xffffffff}`)
-  }
-  if (options.migrate !== undefined && typeof options.migrate !== 'function') {
-    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'migrate must be a function')
-  }
-  if (options.lease !== undefined && typeof (options.lease as Partial<LoadLease> | null)?.acquire !== 'function') {
-    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'lease must have an acquire(key, ms) function (see createRedisLease)')
-  }
-  checkTtl(options.leaseTime, 'leaseTime')
-  const readErrors = options.readErrors ?? 'miss'
-  const writeErrors = options.writeErrors ?? 'throw'
-  if ((readErrors !== 'miss' && readErrors !== 'throw') || (writeErrors !== 'throw' && writeErrors !== 'ignore')) {
-    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, "readErrors is 'miss' or 'throw'; writeErrors is 'throw' or 'ignore'")
-  }
-  const store = options.store ?? createMemoryStore()
-  const codec = options.codec
-  const breaker = circuitBreaker(options.breaker, options.store)
-  const guarded = breaker ? breaker.guard(store) : store
-  const settled = codec !== undefined && typeof (codec as Codec).decodeEnvelopeAsync === 'function' ? (codec as Codec) : createCodec(codec as CodecOptions | undefined)
-  const messages = createCodec(INVALIDATION_CODEC_OPTIONS)
-  const tags = new TagBook()
-  const shared: Shared = {
-    store: guarded,
-    given: store,
-    breaker,
-    ownsStore: options.store === undefined,
-    codec: settled,
-    ttl: options.ttl,
-    version,
-    opener: { codec: settled, version, migrate: options.migrate, schemaFor: compileSchemas(options.schemas), store: guarded, messages, tags },
-    lease: options.lease,
-    leaseTime: options.leaseTime ?? DEFAULT_LEASE_TIME,
-    readErrors,
-    writeErrors,
-    measureJson: options.measureJson === true,
-    local: localTier(options.local, options.store),
-    tags,
-    channel: options.invalidation,
-    origin: Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join(''),
-    messages,
-    unsubscribe: undefined,
-  }
-  const { local, channel } = shared
-  if (channel) {
-    shared.unsubscribe = channel.subscribe(
-      (bytes) => {
-        const message = decodeInvalidation(shared.messages, bytes)
-        if (message === undefined || message.origin === shared.origin || local === undefined) return
-        for (const key of message.keys) {
-          if (message.op === 'clear') local.clear(key)
-          else if (message.op === 'tag') tags.invalidate(key)
-          else local.delete(key)
-        }
-      },
-      // Messages were lost (a subscriber reconnected): no local copy can be trusted any more.
-      () => {
-        local?.clear('')
-        tags.forget()
-      },
-    )
-  }
-  return new StowageCache<S>(shared, namespace)
 }

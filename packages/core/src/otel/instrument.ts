@@ -2,7 +2,7 @@
 // metrics (metrics.ts) and a span around each get, set and getOrSet. Only this entry,
 // `@stowage/core/otel`, imports the API: the main entry costs nothing without it.
 import { metrics, SpanStatusCode, trace, type Attributes, type MeterProvider, type Span, type Tracer, type TracerProvider } from '@opentelemetry/api'
-import type { Cache } from '../cache/cache.js'
+import type { Cache } from '../cache/cache-api.js'
 import type { Bundle, CacheEvents, CacheSchema, CacheSetOptions, CacheStats, CacheTtlOptions, GetOrSetOptions } from '../cache/cache-types.js'
 import type { Codec } from '../codec/codec.js'
 import { StowageErrorCode } from '../errors/error-codes.js'

@@ -2,7 +2,7 @@
 // histogram. Keys never become attributes: they are unbounded (every key a new time series) and
 // may hold personal data.
 import type { Counter, Histogram, Meter } from '@opentelemetry/api'
-import type { Cache } from '../cache/cache.js'
+import type { Cache } from '../cache/cache-api.js'
 
 /** The names of the instruments `instrumentCache` records (kinds, units and attributes in the README). */
 export const StowageMetric = {

@@ -1,0 +1,114 @@
+// createCache: settles the options once into what every namespace of the cache shares, and
+// subscribes to the invalidation channel. The façade is cache.ts.
+import type { Cache } from './cache-api.js'
+import { StowageCache, type Shared } from './cache.js'
+import { DEFAULT_NAMESPACE, type CacheOptions, type CacheSchema } from './cache-types.js'
+import type { Codec } from '../codec/codec.js'
+import type { CodecOptions } from '../codec/options.js'
+import { StowageErrorCode } from '../errors/error-codes.js'
+import { StowageError } from '../errors/stowage-error.js'
+import { createMemoryStore } from '../stores/memory-store.js'
+import type { Store } from '../stores/store.js'
+import { checkTtl } from '../stores/validate.js'
+import { CircuitBreaker } from './breaker.js'
+import { decodeInvalidation, INVALIDATION_CODEC_OPTIONS } from './invalidation.js'
+import { checkNamespace } from './keys.js'
+import { DEFAULT_LEASE_TIME, type LoadLease } from './lease.js'
+import { LocalTier } from './local-tier.js'
+import { compileSchemas } from './schemas.js'
+import { TagBook } from './tags.js'
+
+// Whether a store is remote (Redis, IndexedDB): the in-process tier and the breaker are on by
+// default in front of those, off in front of the memory store, which already lives in this process.
+function isRemote(store: Store | undefined): boolean {
+  return store !== undefined && store.name !== 'memory'
+}
+
+function localTier(option: CacheOptions['local'], store: Store | undefined): LocalTier | undefined {
+  if (option === false || (option === undefined && !isRemote(store))) return undefined
+  if (option === true || option === undefined) return new LocalTier({})
+  // LocalTier refuses anything but an options object; a Store (what `local` once took) gets its own word.
+  if (typeof (option as Partial<Store> | null)?.get === 'function') {
+    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'local is true, false or { maxEntries, maxBytes, ttl, freeze }: the local tier keeps decoded values itself, not in a Store')
+  }
+  return new LocalTier(option)
+}
+
+function circuitBreaker(option: CacheOptions['breaker'], store: Store | undefined): CircuitBreaker | undefined {
+  if (option === false || (option === undefined && !isRemote(store))) return undefined
+  return new CircuitBreaker(option === true || option === undefined ? {} : option)
+}
+
+/**
+ * Creates a cache; see {@link CacheOptions}. Exported bound to a compression backend by each entry.
+ * @throws {StowageError} INVALID_ARGUMENT for a bad option.
+ */
+export function createCacheWith<S extends CacheSchema>(createCodec: (options?: CodecOptions) => Codec, options: CacheOptions = {}): Cache<S> {
+  const namespace = options.namespace ?? DEFAULT_NAMESPACE
+  checkNamespace(namespace)
+  checkTtl(options.ttl)
+  const version = options.version ?? 0
+  if (!(Number.isInteger(version) && version >= 0 && version <= 0xffffffff)) {
+    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `version must be an integer from 0 to ${0xffffffff}`)
+  }
+  if (options.migrate !== undefined && typeof options.migrate !== 'function') {
+    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'migrate must be a function')
+  }
+  if (options.lease !== undefined && typeof (options.lease as Partial<LoadLease> | null)?.acquire !== 'function') {
+    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'lease must have an acquire(key, ms) function (see createRedisLease)')
+  }
+  checkTtl(options.leaseTime, 'leaseTime')
+  const readErrors = options.readErrors ?? 'miss'
+  const writeErrors = options.writeErrors ?? 'throw'
+  if ((readErrors !== 'miss' && readErrors !== 'throw') || (writeErrors !== 'throw' && writeErrors !== 'ignore')) {
+    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, "readErrors is 'miss' or 'throw'; writeErrors is 'throw' or 'ignore'")
+  }
+  const store = options.store ?? createMemoryStore()
+  const codec = options.codec
+  const breaker = circuitBreaker(options.breaker, options.store)
+  const guarded = breaker ? breaker.guard(store) : store
+  const settled = codec !== undefined && typeof (codec as Codec).decodeEnvelopeAsync === 'function' ? (codec as Codec) : createCodec(codec as CodecOptions | undefined)
+  const messages = createCodec(INVALIDATION_CODEC_OPTIONS)
+  const tags = new TagBook()
+  const shared: Shared = {
+    store: guarded,
+    given: store,
+    breaker,
+    ownsStore: options.store === undefined,
+    codec: settled,
+    ttl: options.ttl,
+    version,
+    opener: { codec: settled, version, migrate: options.migrate, schemaFor: compileSchemas(options.schemas), store: guarded, messages, tags },
+    lease: options.lease,
+    leaseTime: options.leaseTime ?? DEFAULT_LEASE_TIME,
+    readErrors,
+    writeErrors,
+    measureJson: options.measureJson === true,
+    local: localTier(options.local, options.store),
+    tags,
+    channel: options.invalidation,
+    origin: Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join(''),
+    messages,
+    unsubscribe: undefined,
+  }
+  const { local, channel } = shared
+  if (channel) {
+    shared.unsubscribe = channel.subscribe(
+      (bytes) => {
+        const message = decodeInvalidation(shared.messages, bytes)
+        if (message === undefined || message.origin === shared.origin || local === undefined) return
+        for (const key of message.keys) {
+          if (message.op === 'clear') local.clear(key)
+          else if (message.op === 'tag') tags.invalidate(key)
+          else local.delete(key)
+        }
+      },
+      // Messages were lost (a subscriber reconnected): no local copy can be trusted any more.
+      () => {
+        local?.clear('')
+        tags.forget()
+      },
+    )
+  }
+  return new StowageCache<S>(shared, namespace)
+}
