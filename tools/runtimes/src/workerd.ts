@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { freePort } from '@stowage/redis-server'
 import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build, type Plugin } from 'esbuild'
@@ -52,17 +52,6 @@ export async function bundleWorker(files: string[]): Promise<void> {
     // checker, and esbuild would follow it from dist/index.js too; the Worker must get the dist files.
     tsconfigRaw: {},
     logLevel: 'warning',
-  })
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
   })
 }
 
