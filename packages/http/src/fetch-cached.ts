@@ -115,15 +115,17 @@ export async function fetchCachedWithInfo<T = unknown>(url: string, options: Fet
   const bytes = await readBody(response, limit, url)
   // Opened before it is kept: bytes this cache cannot use are never stored.
   let value: T
+  let kept: Uint8Array
   try {
-    value = (await cache.acceptBytes(key, bytes, { ttl })) as T
+    // What acceptBytes keeps: its own withoutTags then finds nothing left to strip.
+    kept = withoutTags(bytes)
+    value = (await cache.acceptBytes(key, kept, { ttl })) as T
   } catch (e) {
     // Same code, with where the bytes came from (an HTML fallback page, a JSON route…).
     if (!StowageError.isInstance(e) || e.code === StowageErrorCode.STORE_ERROR) throw e
     const type = response.headers.get('Content-Type') ?? 'no Content-Type'
     throw new StowageError(e.code, `${url} answered ${bytes.length} bytes of ${type} that this cache cannot take: ${e.message}`, { cause: e })
   }
-  const kept = withoutTags(bytes) // what acceptBytes stored
   return { value, source: 'network', bytes: kept, etag: envelopeEtag(kept) }
 }
 
