@@ -148,14 +148,15 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     const ttl = options?.ttl ?? this.shared.ttl
     checkTtl(ttl)
     const { payloadLength } = inspect(envelope)
+    const full = storeKey(this.prefix, key)
     try {
-      await this.shared.store.set(storeKey(this.prefix, key), envelope, { ttl })
+      await this.shared.store.set(full, envelope, { ttl })
     } catch (e) {
       this.writeFailed('set', key, e, false)
       return
     }
     this.wrote(key, undefined, { bytes: envelope, payloadLength }, false)
-    this.changed('set', [{ full: storeKey(this.prefix, key) }])
+    this.changed('set', [{ full }])
   }
 
   async openBytes(key: string, envelope: Uint8Array | undefined): Promise<never> {
@@ -219,9 +220,10 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
 
   async delete(key: string): Promise<boolean> {
     checkKey(key)
+    const full = storeKey(this.prefix, key)
     let existed = false
     try {
-      existed = await this.shared.store.delete(storeKey(this.prefix, key))
+      existed = await this.shared.store.delete(full)
     } catch (e) {
       this.writeFailed('delete', key, e, false)
     }
@@ -229,7 +231,7 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
       this.observer.counters.deletes++
       this.observer.emit('delete', { namespace: this.namespace, key })
     }
-    this.changed('delete', [{ full: storeKey(this.prefix, key) }])
+    this.changed('delete', [{ full }])
     return existed
   }
 
@@ -593,14 +595,15 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     const freshUntil = (staleFor === undefined && grace === undefined) || ttl === undefined ? undefined : Math.ceil(Date.now() + ttl)
     const encoded = await this.encode(value, freshUntil, stamp)
     const storeTtl = ttl === undefined ? undefined : ttl + (staleFor ?? 0) + (grace ?? 0)
+    const full = storeKey(this.prefix, key)
     try {
-      await this.shared.store.set(storeKey(this.prefix, key), encoded.bytes, { ttl: storeTtl })
+      await this.shared.store.set(full, encoded.bytes, { ttl: storeTtl })
     } catch (e) {
       this.writeFailed(operation, key, e, returnAnyway)
       return
     }
     this.wrote(key, value, encoded)
-    this.changed('set', [{ full: storeKey(this.prefix, key), kept: { value, freshUntil, tags: stamp }, size: encoded.bytes.length, ttl: storeTtl }])
+    this.changed('set', [{ full, kept: { value, freshUntil, tags: stamp }, size: encoded.bytes.length, ttl: storeTtl }])
   }
 
   // Counts a value written; `hasValue` is false for envelopes stored as they are (no JSON to count).
