@@ -8,6 +8,9 @@ export default defineConfig({
   test: {
     name: 'core:browser',
     include: ['test/**/*.test.ts'],
+    // Some tests decode hostile or very large inputs (seconds on a shared 2-core machine under a
+    // full run); the time limit is a hang guard, not a speed target.
+    testTimeout: 30_000,
     exclude: ['test/**/*.node.test.ts'],
     browser: chromium(),
   },

@@ -7,6 +7,9 @@ export default defineConfig({
   test: {
     name: 'core',
     include: ['test/**/*.test.ts'],
+    // Some tests decode hostile or very large inputs (seconds on a shared 2-core machine under a
+    // full run); the time limit is a hang guard, not a speed target.
+    testTimeout: 30_000,
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
   },
 })

@@ -5,16 +5,19 @@ import { caught } from './helpers.js'
 const text = 'the same sentence again and again; '.repeat(100)
 
 describe('envelope', () => {
-  it('starts with 0xC1, format version 2, and says how it is stored', () => {
+  it('starts with 0xC1, format version 2 for values with few strings (3 with a string table), and says how it is stored', () => {
     const small = encode({ a: 1 })
     expect([...small.subarray(0, 4)]).toStrictEqual([MAGIC, 2, 0, 0])
+    expect([...encode(Array.from({ length: 40 }, (_, i) => `s${i}`)).subarray(0, 4)]).toStrictEqual([MAGIC, FORMAT_VERSION, 0, 0])
+    expect(FORMAT_VERSION).toBe(3)
     expect(inspect(small)).toStrictEqual({
-      formatVersion: FORMAT_VERSION,
+      formatVersion: 2,
       compression: 'none',
       dictionaryId: undefined,
       schemaVersion: undefined,
       freshUntil: undefined,
       tags: undefined,
+      validator: undefined,
       payloadLength: small.length - 8,
       byteLength: small.length,
       crc: new DataView(small.buffer, small.byteOffset).getUint32(4),
@@ -102,7 +105,8 @@ describe('envelope', () => {
       [new Uint8Array([0x81, 0xa1, 0x61, 0x01]), StowageErrorCode.BAD_MAGIC],
       [new Uint8Array([]), StowageErrorCode.TRUNCATED],
       [new Uint8Array([0xc1, 1]), StowageErrorCode.TRUNCATED],
-      [new Uint8Array([0xc1, 3, 0, 0, 0, 0, 0, 0, 0xc0]), StowageErrorCode.UNSUPPORTED_VERSION],
+      [new Uint8Array([0xc1, 4, 0, 0, 0, 0, 0, 0, 0xc0]), StowageErrorCode.UNSUPPORTED_VERSION],
+      [new Uint8Array([0xc1, 3, 3, 0, 0, 0, 0, 0, 0xc0]), StowageErrorCode.UNSUPPORTED_VERSION],
       [new Uint8Array([0xc1, 0, 0, 0, 0, 0, 0, 0, 0xc0]), StowageErrorCode.UNSUPPORTED_VERSION],
       [new Uint8Array([0xc1, 1, 9, 0, 0, 0, 0, 0, 0xc0]), StowageErrorCode.UNSUPPORTED_VERSION],
       [new Uint8Array([0xc1, 2, 3, 0, 0, 0, 0, 0, 0xc0]), StowageErrorCode.UNSUPPORTED_VERSION],

@@ -3,10 +3,32 @@ import { createCodec, decode, FORMAT_VERSION, inspect } from '../src/index.js'
 import { goldenValues } from './golden-values.js'
 import { goldenCompressed, goldenDictionaryEnvelope, goldenDictionaryText, goldenVectors } from './golden-vectors.js'
 import { goldenCompressedV1, goldenVectorsV1 } from './golden-vectors-v1.js'
+import { goldenValuesV3, goldenVectorsV3 } from './golden-vectors-v3.js'
 import { fromHex, hex } from './helpers.js'
 import { sameValue } from './same-value.js'
 
-describe(`golden vectors (format version ${FORMAT_VERSION})`, () => {
+describe(`golden vectors of format version ${FORMAT_VERSION} (a string table)`, () => {
+  const never = createCodec({ compress: 'never' })
+  for (const [name, make] of Object.entries(goldenValuesV3)) {
+    it(`${name}: encodes to the pinned bytes and decodes back`, () => {
+      const pinned = goldenVectorsV3[name] as string
+      expect(inspect(fromHex(pinned)).formatVersion).toBe(3)
+      expect(hex(never.encode(make()))).toBe(pinned)
+      expect(sameValue(decode(fromHex(pinned)), make())).toBeUndefined()
+    })
+  }
+
+  it('the same values written as format 2 (formatVersion: 2) decode to the same values', () => {
+    const two = createCodec({ compress: 'never', formatVersion: 2 })
+    for (const make of Object.values(goldenValuesV3)) {
+      const bytes = two.encode(make())
+      expect(inspect(bytes).formatVersion).toBe(2)
+      expect(sameValue(decode(bytes), make())).toBeUndefined()
+    }
+  })
+})
+
+describe('golden vectors of format version 2 (values with fewer than 32 strings are still written so)', () => {
   const never = createCodec({ compress: 'never' })
   for (const [name, make] of Object.entries(goldenValues)) {
     it(`${name}: encodes to the pinned bytes and decodes back`, () => {
@@ -37,7 +59,7 @@ describe(`golden vectors (format version ${FORMAT_VERSION})`, () => {
 
   it('a pinned compressed envelope still decodes', () => {
     const bytes = fromHex(goldenCompressed)
-    expect(inspect(bytes)).toMatchObject({ formatVersion: FORMAT_VERSION, compression: 'deflate-raw', payloadLength: 303 })
+    expect(inspect(bytes)).toMatchObject({ formatVersion: 2, compression: 'deflate-raw', payloadLength: 303 })
     expect(decode(bytes)).toBe('abc'.repeat(100))
   })
 

@@ -11,6 +11,7 @@ import {
   encode,
   encodeInvalidation,
   INVALIDATION_CODEC_OPTIONS,
+  inspect,
   MAX_KEYS_PER_MESSAGE,
   splitInvalidation,
   StowageError,
@@ -76,6 +77,18 @@ describe('small envelopes that announce a lot of work', () => {
     expect(parts.map((p) => p.keys.length)).toStrictEqual([MAX_KEYS_PER_MESSAGE, MAX_KEYS_PER_MESSAGE, 1])
     expect(parts.flatMap((p) => decodeInvalidation(messages, encodeInvalidation(messages, p))?.keys)).toStrictEqual(keys)
     expect(decodeInvalidation(messages, encode({ v: 1, origin: 'x', op: 'set', keys: [{ nested: {} }] }))).toBeUndefined()
+  })
+
+  it('ignores a compressed invalidation message, even a well-formed one: messages are written uncompressed', () => {
+    const messages = createCodec(INVALIDATION_CODEC_OPTIONS)
+    const message = { v: 1, origin: 'x', op: 'delete', keys: Array.from({ length: 200 }, (_, i) => `app:key:${i}`) }
+    const plain = encodeInvalidation(messages, { origin: 'x', op: 'delete', keys: message.keys })
+    expect(inspect(plain).compression).toBe('none')
+    expect(decodeInvalidation(messages, plain)?.keys).toStrictEqual(message.keys)
+    const deflated = createCodec({ compress: 'always' }).encode(message)
+    expect(inspect(deflated).compression).not.toBe('none')
+    expect(createCodec(INVALIDATION_CODEC_OPTIONS).decode(deflated)).toStrictEqual(message)
+    expect(decodeInvalidation(messages, deflated)).toBeUndefined()
   })
 })
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { decode as msgpackDecode, ExtensionCodec } from '@msgpack/msgpack'
+import { decode as msgpackDecode, decodeMulti as msgpackDecodeMulti, ExtensionCodec } from '@msgpack/msgpack'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { crc32, inflateRawSync } from 'node:zlib'
@@ -9,6 +9,7 @@ import { platform as nodePlatform } from '../src/codec/platform/node.js'
 import { platform as portablePlatform } from '../src/codec/platform/portable.js'
 import { trainDictionaryWith } from '../src/codec/train-dictionary.js'
 import { goldenCompressedV1 } from './golden-vectors-v1.js'
+import { goldenValuesV3, goldenVectorsV3 } from './golden-vectors-v3.js'
 import { StowageError, StowageErrorCode } from '../src/index.js'
 import { caught, fromHex, sealDeflatedRaw } from './helpers.js'
 import { sameValue } from './same-value.js'
@@ -115,12 +116,12 @@ function referenceDecoder(): (envelope: Uint8Array, dictionaries?: Map<number, U
   const block = /```js reference-decoder\n([\s\S]*?)```/.exec(page)?.[1]
   if (block === undefined) throw new Error('FORMAT.md has no reference-decoder block')
   const imports = [
-    "import { decode, ExtensionCodec } from '@msgpack/msgpack'\n",
+    "import { decode, decodeMulti, ExtensionCodec } from '@msgpack/msgpack'\n",
     "import { crc32, inflateRawSync } from 'node:zlib'\n",
   ]
   for (const line of imports) expect(block).toContain(line)
   const body = imports.reduce((code, line) => code.replace(line, ''), block).replace('export function decodeEnvelope', 'function decodeEnvelope')
-  return new Function('decode', 'ExtensionCodec', 'crc32', 'inflateRawSync', `${body}\nreturn decodeEnvelope`)(msgpackDecode, ExtensionCodec, crc32, inflateRawSync)
+  return new Function('decode', 'decodeMulti', 'ExtensionCodec', 'crc32', 'inflateRawSync', `${body}\nreturn decodeEnvelope`)(msgpackDecode, msgpackDecodeMulti, ExtensionCodec, crc32, inflateRawSync)
 }
 
 describe('FORMAT.md reference decoder (@msgpack/msgpack + the lines on the page)', () => {
@@ -140,6 +141,9 @@ describe('FORMAT.md reference decoder (@msgpack/msgpack + the lines on the page)
     },
     // __proto__ keys: always in a SHAPE, never a map key @msgpack/msgpack would refuse.
     JSON.parse('{"n": 1, "o": {"__proto__": {"x": 1}, "y": 2}}'),
+    // Format 3: a string table, with strings in shapes, a Map, a Set, RECORDS columns and non-ASCII.
+    ...Object.values(goldenValuesV3).map((make) => make()),
+    { events: Array.from({ length: 50 }, (_, i) => ({ id: i, title: `événement ${i} 😀`, tags: new Set([`t${i % 3}`]) })), note: 'x'.repeat(70_000) },
   ]
 
   it('decodes what both platforms write to the same value, with the CRC and metadata checked', () => {
@@ -159,6 +163,10 @@ describe('FORMAT.md reference decoder (@msgpack/msgpack + the lines on the page)
     const bytes = node.encode(samples[0])
     bytes[bytes.length - 1] = (bytes[bytes.length - 1] as number) ^ 1
     expect(() => reference(bytes)).toThrow('damaged')
+  })
+
+  it('reads the pinned format version 3 vectors', () => {
+    for (const [name, make] of Object.entries(goldenValuesV3)) expect(sameValue(reference(fromHex(goldenVectorsV3[name] as string)).value, make()), name).toBeUndefined()
   })
 
   it('reads format version 1 envelopes too (CRC over the inflated payload)', () => {

@@ -5,7 +5,9 @@ import { caught, hex, sealRaw } from './helpers.js'
 import { sameValue } from './same-value.js'
 
 const never = createCodec({ compress: 'never' })
-const payload = (value: unknown) => never.encode(value).subarray(8)
+// The layout of shapes is read from format 2 payloads (no string table before the value).
+const format2 = createCodec({ compress: 'never', formatVersion: 2 })
+const payload = (value: unknown) => format2.encode(value).subarray(8)
 const user = (login: string, id: number) => ({
   login,
   id,

@@ -1,4 +1,5 @@
 import { createCodecWith, type Codec } from './codec.js'
+import { CodecCache } from './codec-cache.js'
 import type { CodecOptions } from './options.js'
 import type { Platform } from './platform/platform.js'
 
@@ -14,14 +15,12 @@ export interface CodecApi {
 /** Binds the codec functions to `platform`. The default codec is made on first use. */
 export function bindApi(platform: Platform): CodecApi {
   let fallback: Codec | undefined
-  // Callers that pass the same options object each time share one codec (and its buffers).
-  const byOptions = new WeakMap<object, Codec>()
+  // Calls with equal options share one codec (and its buffers): see codec-cache.ts.
+  const codecs = new CodecCache((options) => createCodecWith(platform, options))
   function codecFor(options: CodecOptions | undefined): Codec {
     if (options === undefined) return (fallback ??= createCodecWith(platform))
     if (typeof options !== 'object' || options === null) return createCodecWith(platform, options)
-    let codec = byOptions.get(options)
-    if (codec === undefined) byOptions.set(options, (codec = createCodecWith(platform, options)))
-    return codec
+    return codecs.get(options)
   }
   return {
     createCodec: (options) => createCodecWith(platform, options),

@@ -6,10 +6,11 @@ import { StowageError } from '../errors/stowage-error.js'
 import { crc32 as jsCrc32, crc32Range } from './crc32.js'
 import { Decoder } from './decoder.js'
 import { DepthExceeded, Encoder, Refused } from './encoder.js'
-import { checkCrc, checkSizes, MAX_TIME, readHeader, sealDeflated, sealPayload, type Crc32, type EnvelopeMeta, type Header, type SealMeta } from './envelope.js'
+import { checkCrc, checkSizes, headerMeta, MAX_TIME, readHeader, sealDeflated, sealPayload, type Crc32, type EnvelopeMeta, type Header, type SealMeta } from './envelope.js'
 import { encodeTagStamp } from './tag-stamp.js'
 import { hasCycle, pathTo } from './find-path.js'
 import { CRC_SIZE, MAX_HEADER_SIZE } from './format.js'
+import { payloadWork, workBudget } from './work.js'
 import type { CompressionLevel, InflateFailure, Platform } from './platform/platform.js'
 import { LARGE_PAYLOAD, LEVEL_LARGE, LEVEL_MEDIUM, LEVEL_SMALL, MEDIUM_PAYLOAD, settle, type CodecOptions, type Settled } from './options.js'
 
@@ -68,6 +69,22 @@ export interface Codec {
    * @throws {StowageError} as {@link Codec.decode} (as a rejection).
    */
   decodeEnvelopeAsync<T = unknown>(bytes: Uint8Array): Promise<DecodedEnvelope<T>>
+  /**
+   * The envelope with its payload stored uncompressed: the same value and metadata, inflated once
+   * (its CRC checked first, the limits of `decode` applied), so that later reads decode without
+   * inflating. A browser keeps what a server sent deflated this way (fflate inflates in
+   * JavaScript on every read otherwise).
+   * @param bytes - an envelope, compressed or not (then returned as it is).
+   * @returns an uncompressed envelope.
+   * @throws {StowageError} as {@link Codec.decode}, without decoding the value.
+   */
+  inflateEnvelope(bytes: Uint8Array): Uint8Array
+  /**
+   * {@link Codec.inflateEnvelope} without blocking on large payloads (zlib's thread pool on Node,
+   * the native DecompressionStream in browsers from 256 KiB of payload).
+   * @throws {StowageError} as {@link Codec.inflateEnvelope} (as a rejection).
+   */
+  inflateEnvelopeAsync(bytes: Uint8Array): Promise<Uint8Array>
 }
 
 /** An envelope with the size of the MessagePack payload it holds. */
@@ -148,38 +165,41 @@ class StowageCodec implements Codec {
 
   encodeEnvelope(value: unknown, meta?: EnvelopeMeta): EncodedEnvelope {
     const settled = this.meta(meta)
-    return this.withPayload(value, (buf, start, end) => this.seal(buf, start, end, settled))
+    return this.withPayload(value, (buf, start, end, version, work) => this.seal(buf, start, end, work, settled, version))
   }
 
   async encodeEnvelopeAsync(value: unknown, meta?: EnvelopeMeta): Promise<EncodedEnvelope> {
     const settled = this.meta(meta)
     // A payload deflated in this thread is sealed at once; one handed to another thread must
     // outlive the shared encoder buffer across the await, so it is copied (with room for a header).
-    const sealedOrCopy = this.withPayload(value, (buf, start, end) => {
-      if (!this.wantsDeflate(end - start) || end - start < this.platform.asyncDeflateMin) return this.seal(buf, start, end, settled)
+    let work = 0
+    const sealedOrCopy = this.withPayload(value, (buf, start, end, version, valueWork) => {
+      if (!this.wantsDeflate(end - start) || end - start < this.platform.asyncDeflateMin) return this.seal(buf, start, end, valueWork, settled, version)
+      work = valueWork
       const copy = new Uint8Array(MAX_HEADER_SIZE + end - start)
       copy.set(buf.subarray(start, end), MAX_HEADER_SIZE)
-      return copy
+      return { copy, version }
     })
-    if (!(sealedOrCopy instanceof Uint8Array)) return sealedOrCopy
-    const payload = sealedOrCopy.subarray(MAX_HEADER_SIZE)
+    if (!('copy' in sealedOrCopy)) return sealedOrCopy
+    const { copy, version } = sealedOrCopy
+    const payload = copy.subarray(MAX_HEADER_SIZE)
     const dictionary = this.dictionaries[0]
     const deflated = await this.platform.deflateAsync(payload, this.level(payload.length), dictionary?.bytes)
-    const bytes = this.keeps(deflated, payload)
-      ? sealDeflated(payload.length, deflated, dictionary?.id, settled, this.crc32)
-      : sealPayload(sealedOrCopy, MAX_HEADER_SIZE, sealedOrCopy.length, settled, this.crc32)
+    const bytes = this.keeps(deflated, payload, work)
+      ? sealDeflated(payload.length, deflated, dictionary?.id, settled, this.crc32, version)
+      : sealPayload(copy, MAX_HEADER_SIZE, copy.length, settled, this.crc32, version)
     return { bytes, payloadLength: payload.length }
   }
 
   // Deflates when the policy says so and it pays, then seals; the payload is buf[start..end).
-  private seal(buf: Uint8Array, start: number, end: number, meta: SealMeta): EncodedEnvelope {
+  private seal(buf: Uint8Array, start: number, end: number, work: number, meta: SealMeta, version: number): EncodedEnvelope {
     const payload = buf.subarray(start, end)
     if (this.wantsDeflate(payload.length)) {
       const dictionary = this.dictionaries[0]
       const deflated = this.platform.deflateSync(payload, this.level(payload.length), dictionary?.bytes)
-      if (this.keeps(deflated, payload)) return { bytes: sealDeflated(payload.length, deflated, dictionary?.id, meta, this.crc32), payloadLength: payload.length }
+      if (this.keeps(deflated, payload, work)) return { bytes: sealDeflated(payload.length, deflated, dictionary?.id, meta, this.crc32, version), payloadLength: payload.length }
     }
-    return { bytes: sealPayload(buf, start, end, meta, this.crc32), payloadLength: payload.length }
+    return { bytes: sealPayload(buf, start, end, meta, this.crc32, version), payloadLength: payload.length }
   }
 
   decode<T = unknown>(bytes: Uint8Array): T {
@@ -219,14 +239,54 @@ class StowageCodec implements Codec {
     return this.read(bytes, header, payload, 0)
   }
 
+  inflateEnvelope(bytes: Uint8Array): Uint8Array {
+    const header = readHeader(bytes)
+    const start = this.opened(bytes, header)
+    if (header.compression === 'none') return bytes
+    const { stored, dictionary } = this.compressedPart(bytes, header, start)
+    let payload: Uint8Array
+    try {
+      payload = this.platform.inflateSync(stored, header.payloadLength, dictionary)
+    } catch (e) {
+      throw inflateError(e)
+    }
+    return this.sealInflated(bytes, header, payload)
+  }
+
+  async inflateEnvelopeAsync(bytes: Uint8Array): Promise<Uint8Array> {
+    const header = readHeader(bytes)
+    const start = this.opened(bytes, header)
+    if (header.compression === 'none') return bytes
+    const { stored, dictionary } = this.compressedPart(bytes, header, start)
+    let payload: Uint8Array
+    try {
+      payload = await this.platform.inflateAsync(stored, header.payloadLength, dictionary)
+    } catch (e) {
+      throw inflateError(e)
+    }
+    return this.sealInflated(bytes, header, payload)
+  }
+
+  // The inflated payload under the same metadata. A version-1 envelope's CRC (over the inflated
+  // payload) is checked here, and the result is version 2, whose payload layout is the same.
+  private sealInflated(bytes: Uint8Array, header: Header, payload: Uint8Array): Uint8Array {
+    if (header.formatVersion === 1) checkCrc(bytes, header, payload, 0, payload.length, this.crc32)
+    return sealPayload(payload, 0, payload.length, headerMeta(header), this.crc32, Math.max(header.formatVersion, 2))
+  }
+
   // The stored stream and its dictionary, once the start of a large payload has been looked at
   // before inflating it all (see PREFIX_SCAN_MIN).
   private compressedPart(bytes: Uint8Array, header: Header, start: number): { stored: Uint8Array; dictionary: Uint8Array | undefined } {
     const stored = bytes.subarray(start)
+    // Inflating is work too (work.ts): a payload far larger than its stored size allows is refused
+    // before any of it is inflated.
+    if (payloadWork(header.payloadLength) > workBudget(stored.length, this.settings.maxWorkPerByte)) {
+      throw limitExceeded(`the payload inflates to more than its stored size allows (maxWorkPerByte ${this.settings.maxWorkPerByte})`)
+    }
     const dictionary = this.dictionaryFor(header)
     if (header.payloadLength >= PREFIX_SCAN_MIN) {
       const prefix = this.platform.inflatePrefix(stored, PREFIX_INPUT, dictionary)
-      if (prefix.length > 0) this.decoding(() => this.decoder.scan(prefix))
+      if (prefix.length > 0) this.decoding(() => this.decoder.scan(prefix, header.formatVersion, stored.length, header.payloadLength))
     }
     return { stored, dictionary }
   }
@@ -254,10 +314,11 @@ class StowageCodec implements Codec {
   }
 
   // Runs `use` on the MessagePack payload while it sits in an encoder's reused buffer, with room
-  // for the longest envelope header before it.
-  private withPayload<R>(value: unknown, use: (buf: Uint8Array, start: number, end: number) => R): R {
+  // for the longest envelope header before it, with its format version and the work it asks of a
+  // reader (work.ts).
+  private withPayload<R>(value: unknown, use: (buf: Uint8Array, start: number, end: number, version: 2 | 3, work: number) => R): R {
     try {
-      return this.encoder.write(value, MAX_HEADER_SIZE, use)
+      return this.encoder.write(value, MAX_HEADER_SIZE, this.settings.formatVersion, use)
     } catch (e) {
       throw this.encodeError(e, value)
     }
@@ -288,8 +349,12 @@ class StowageCodec implements Codec {
     return compress === 'always' || (compress === 'auto' && length >= compressThreshold)
   }
 
-  private keeps(deflated: Uint8Array, payload: Uint8Array): boolean {
-    const { compress, minSavings } = this.settings
+  // Whether to store the deflated form: it saves enough (or compress is 'always'), and a reader's
+  // work budget, which the stored size sets, allows the value's work (work.ts); else the payload
+  // is stored as is, which the encoder made sure a reader allows.
+  private keeps(deflated: Uint8Array, payload: Uint8Array, work: number): boolean {
+    const { compress, minSavings, maxWorkPerByte } = this.settings
+    if (work + payloadWork(payload.length) > workBudget(deflated.length, maxWorkPerByte)) return false
     return compress === 'always' || deflated.length + 4 <= payload.length * (1 - minSavings)
   }
 
@@ -305,7 +370,8 @@ class StowageCodec implements Codec {
   // Decodes the payload, `data[start..]`; a version-1 envelope's CRC covers the inflated payload, so it is checked here.
   private read<T>(bytes: Uint8Array, header: Header, data: Uint8Array, start: number): DecodedEnvelope<T> {
     if (header.formatVersion === 1 && header.compression !== 'none') checkCrc(bytes, header, data, start, data.length, this.crc32)
-    return this.decoding(() => ({ value: this.decoder.decode(data, start) as T, schemaVersion: header.schemaVersion, freshUntil: header.freshUntil, tags: header.tags }))
+    const storedBytes = bytes.length - header.headerLength - CRC_SIZE
+    return this.decoding(() => ({ value: this.decoder.decode(data, start, header.formatVersion, storedBytes) as T, schemaVersion: header.schemaVersion, freshUntil: header.freshUntil, tags: header.tags }))
   }
 
   // Turns what a user extension's decode may throw, or a stack overflow, into typed errors.

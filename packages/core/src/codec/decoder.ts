@@ -1,28 +1,32 @@
 // Reads one MessagePack value with Stowage's extensions (FORMAT.md §2). Every length is checked
 // against the bytes that remain before anything is allocated, nesting is bounded by maxDepth and
-// the number of array elements and map entries by maxItems, so hostile input ends in a
-// StowageError, never a hang, a stack overflow or an out-of-memory abort.
+// the number of array elements and map entries by maxItems, and all the work by a budget that the
+// stored size of the input sets (work.ts), so hostile input ends in a StowageError, never a hang,
+// a stack overflow or an out-of-memory abort.
 import { corrupt, limitExceeded, truncated, unsupportedType } from '../errors/make.js'
 import type { Extension } from './extension.js'
 import { ExtType } from './format.js'
 import { KeyCache, MAX_CACHED_KEY } from './key-cache.js'
 import type { Platform } from './platform/platform.js'
-import { define, shapeFor, type ReadNext, type Shape } from './shape-book.js'
-import { readBigint } from './types/bigint.js'
+import { define, MAX_COMPILES_PER_DECODE, shapeFor, type CompileAllowance, type ReadNext, type Shape } from './shape-book.js'
+import { addBigintBytes, checkBigintSize, readBigint } from './types/bigint.js'
 import { mapFromData, regexpFromData, setFromData } from './types/collections.js'
 import { dictFromData, fromDeltas, rowsFromColumns } from './types/records.js'
 import { readUtf16 } from './types/string.js'
 import { readTimestamp } from './types/timestamp.js'
 import { readTypedArray } from './types/typed-array.js'
+import { BIGINT_BYTE_WORK, EXTENSION_WORK, ITEM_WORK, KEY_LIST_WORK, OBJECT_WORK, payloadWork, workBudget } from './work.js'
 
 /** Settings a {@link Decoder} needs; validated by the codec before they get here. */
 export interface DecoderSettings {
   readonly maxDepth: number
   readonly maxItems: number
+  readonly maxWorkPerByte: number
   readonly extensions: readonly Extension[]
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true })
+// ignoreBOM: a leading U+FEFF is part of the string (or of the string table), not a byte order mark to drop.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 const EMPTY = new Uint8Array(0)
 // Floats are read through these 8 bytes (in the machine's byte order) rather than a DataView per
 // payload: making a view costs more than decoding a small value's numbers.
@@ -52,9 +56,18 @@ export class Decoder {
   private end = 0
   private depth = 0
   private items = 0
+  // Work done so far (work.ts) and the most the input allows; magnitude bytes of the BIGINTs so far.
+  private work = 0
+  private budget = 0
+  private bigintBytes = 0
+  private readonly compiles: CompileAllowance = { left: 0 }
   private window = ''
   private windowStart = 0
   private windowEnd = 0
+  // Format 3: the payload's string table as one string, and how far references have read it.
+  private table = ''
+  private cursor = 0
+  private tabled = false
   private readonly shapes: Shape[] = []
   private readonly keys = new KeyCache()
   private readonly extensions = new Map<number, Extension>()
@@ -72,15 +85,17 @@ export class Decoder {
 
   /**
    * Reads the start of a payload (a prefix of it, inflated on its own) and throws what decoding
-   * the whole would throw there: counts past maxItems, nesting past maxDepth, a BIGINT too large,
-   * bad bytes. The end of the prefix is not an error.
+   * the whole would throw there: counts past maxItems, nesting past maxDepth, BIGINTs too large,
+   * bad bytes, more work than the whole input allows. The end of the prefix is not an error.
+   * @param storedBytes - the size of the whole payload as stored, which sets the work budget.
+   * @param payloadLength - the size of the whole payload, inflated.
    * @throws {StowageError} CORRUPT, LIMIT_EXCEEDED, UNSUPPORTED_TYPE.
    */
-  scan(prefix: Uint8Array): void {
-    if (this.busy) return new Decoder(this.settings, this.platform).scan(prefix)
+  scan(prefix: Uint8Array, version: number, storedBytes: number, payloadLength: number): void {
+    if (this.busy) return new Decoder(this.settings, this.platform).scan(prefix, version, storedBytes, payloadLength)
     this.prefix = true
     try {
-      this.decode(prefix)
+      this.decode(prefix, 0, version, storedBytes, payloadLength)
     } catch (e) {
       if ((e as { code?: string }).code !== 'TRUNCATED') throw e
     } finally {
@@ -89,21 +104,28 @@ export class Decoder {
   }
 
   /**
-   * Decodes the one value that `bytes[start..]` must hold entirely. A call made during another (an
-   * extension whose decode calls the codec again) gets a decoder of its own.
+   * Decodes the payload of format `version` that `bytes[start..]` must hold entirely: one value,
+   * after its string table in format 3. A call made during another (an extension whose decode
+   * calls the codec again) gets a decoder of its own.
+   * @param storedBytes - the size of the payload as stored (deflated or not), which sets the work budget.
+   * @param payloadLength - the size of the payload, inflated (`input.length - start`, unless scanning a prefix).
    * @throws {StowageError} CORRUPT, TRUNCATED, LIMIT_EXCEEDED, UNSUPPORTED_TYPE.
    */
-  decode(input: Uint8Array, start = 0): unknown {
-    if (this.busy) return new Decoder(this.settings, this.platform).decode(input, start)
+  decode(input: Uint8Array, start: number, version: number, storedBytes: number, payloadLength = input.length - start): unknown {
+    if (this.busy) return new Decoder(this.settings, this.platform).decode(input, start, version, storedBytes, payloadLength)
     this.busy = true
     try {
-      return this.decodeAll(input, start)
+      this.work = this.bigintBytes = 0
+      this.budget = workBudget(storedBytes, this.settings.maxWorkPerByte)
+      this.compiles.left = MAX_COMPILES_PER_DECODE
+      this.spend(payloadWork(payloadLength))
+      return this.decodeAll(input, start, version)
     } finally {
       this.busy = false
     }
   }
 
-  private decodeAll(input: Uint8Array, start: number): unknown {
+  private decodeAll(input: Uint8Array, start: number, version: number): unknown {
     // A Node Buffer's slice() shares memory: read through a plain Uint8Array so bin values are copies.
     const bytes = input.constructor === Uint8Array ? input : new Uint8Array(input.buffer, input.byteOffset, input.byteLength)
     this.bytes = bytes
@@ -114,16 +136,49 @@ export class Decoder {
     this.depth = 0
     this.items = 0
     this.windowStart = this.windowEnd = 0
+    this.cursor = 0
+    this.tabled = version >= 3
     try {
+      if (this.tabled) this.readTable()
       const value = this.value()
       if (this.pos !== this.end) throw corrupt(`${this.end - this.pos} unexpected bytes after the value`)
+      if (this.cursor !== this.table.length) throw corrupt('the string table holds characters no string of the value uses')
       return value
     } finally {
       this.bytes = EMPTY
       this.words = EMPTY_WORDS
       this.window = ''
+      this.table = ''
       if (this.shapes.length > 0) this.shapes.length = 0
     }
+  }
+
+  // A format-3 payload starts with its string table: a bin of UTF-8, decoded here in one call.
+  private readTable(): void {
+    this.need(1)
+    const b = this.bytes[this.pos++] as number
+    const length = b === 0xc4 ? this.uint(1) : b === 0xc5 ? this.uint(2) : b === 0xc6 ? this.uint(4) : -1
+    if (length < 0) throw corrupt('a format 3 payload does not start with its string table (a bin)')
+    this.need(length)
+    const start = this.pos
+    this.pos += length
+    if (length === 0) return
+    try {
+      this.table = utf8.decode(this.bytes.subarray(start, start + length))
+    } catch (e) {
+      throw corrupt('the string table is not valid UTF-8', e)
+    }
+  }
+
+  // The next `length` UTF-16 code units of the string table.
+  private tableString(length: number): string {
+    if (!this.tabled) throw corrupt('a string reference in a payload without a string table')
+    if (length > 0) this.spend(OBJECT_WORK)
+    const from = this.cursor
+    const to = from + length
+    if (to > this.table.length) throw corrupt('a string reference runs past the end of the string table')
+    this.cursor = to
+    return this.table.substring(from, to)
   }
 
   private get view(): DataView {
@@ -138,6 +193,14 @@ export class Decoder {
     if ((this.items += n) > this.settings.maxItems) {
       throw limitExceeded(`the value holds more than maxItems (${this.settings.maxItems}) array elements and object properties`)
     }
+    this.spend(n * ITEM_WORK)
+  }
+
+  // Counts work before it is done (see work.ts).
+  private spend(units: number): void {
+    if ((this.work += units) > this.budget) {
+      throw limitExceeded(`the value asks for more decoding work than its stored size allows (maxWorkPerByte ${this.settings.maxWorkPerByte})`)
+    }
   }
 
   private enter(): void {
@@ -150,7 +213,7 @@ export class Decoder {
     if (b < 0x80) return b
     if (b < 0x90) return this.map(b & 0x0f)
     if (b < 0xa0) return this.array(b & 0x0f)
-    if (b < 0xc0) return this.string(b & 0x1f)
+    if (b < 0xc0) return this.text(b & 0x1f)
     if (b >= 0xe0) return b - 0x100
     switch (b) {
       case 0xc0:
@@ -160,11 +223,11 @@ export class Decoder {
       case 0xc3:
         return true
       case 0xc4:
-        return this.bin(this.uint(1))
+        return this.binValue(this.uint(1))
       case 0xc5:
-        return this.bin(this.uint(2))
+        return this.binValue(this.uint(2))
       case 0xc6:
-        return this.bin(this.uint(4))
+        return this.binValue(this.uint(4))
       case 0xc7:
         return this.ext(this.uint(1))
       case 0xc8:
@@ -216,8 +279,16 @@ export class Decoder {
         return hi >= -0x200000 && hi < 0x200000 ? hi * TWO_32 + lo : this.view.getBigInt64(this.pos - 8)
       }
       case 0xd4:
+        if (this.bytes[this.pos] === ExtType.STRING && this.pos + 2 <= this.end) {
+          this.pos += 2
+          return this.tableString(this.bytes[this.pos - 1] as number)
+        }
         return this.ext(1)
       case 0xd5:
+        if (this.bytes[this.pos] === ExtType.STRING && this.pos + 3 <= this.end) {
+          this.pos += 3
+          return this.tableString(((this.bytes[this.pos - 2] as number) << 8) | (this.bytes[this.pos - 1] as number))
+        }
         return this.ext(2)
       case 0xd6:
         return this.ext(4)
@@ -226,11 +297,11 @@ export class Decoder {
       case 0xd8:
         return this.ext(16)
       case 0xd9:
-        return this.string(this.uint(1))
+        return this.text(this.uint(1))
       case 0xda:
-        return this.string(this.uint(2))
+        return this.text(this.uint(2))
       case 0xdb:
-        return this.string(this.uint(4))
+        return this.text(this.uint(4))
       case 0xdc:
         return this.array(this.uint(2))
       case 0xdd:
@@ -274,11 +345,12 @@ export class Decoder {
     this.count(n)
     this.need(n)
     this.enter()
+    this.spend(OBJECT_WORK)
     let out: unknown
     if (n > 1) {
       const shape = this.shapeAhead(n - 1)
       if (shape !== undefined) {
-        out = shape.read(this.next)
+        out = shape.read(this.next, this.compiles)
         this.depth--
         return out
       }
@@ -293,6 +365,7 @@ export class Decoder {
     this.count(n)
     this.need(n * 2)
     this.enter()
+    this.spend(OBJECT_WORK)
     const out: Record<string, unknown> = {}
     for (let i = 0; i < n; i++) {
       const key = this.key()
@@ -323,9 +396,20 @@ export class Decoder {
       this.keys.set(this.bytes, start, length, key)
       return key
     }
+    if (b === 0xda || b === 0xdb) {
+      this.pos++
+      return this.string(this.uint(b === 0xda ? 2 : 4))
+    }
+    const cursor = this.cursor
     const key = this.value()
-    if (typeof key !== 'string') throw corrupt('an object key is not a string')
+    if (typeof key !== 'string' || this.cursor !== cursor) throw corrupt('an object key is not a string')
     return key
+  }
+
+  // A str in value position: an object to allocate, unless empty.
+  private text(length: number): string {
+    if (length > 0) this.spend(OBJECT_WORK)
+    return this.string(length)
   }
 
   private string(length: number): string {
@@ -373,6 +457,12 @@ export class Decoder {
     return true
   }
 
+  // A bin in value position: an ArrayBuffer to allocate.
+  private binValue(length: number): Uint8Array<ArrayBuffer> {
+    this.spend(EXTENSION_WORK)
+    return this.bin(length)
+  }
+
   private bin(length: number): Uint8Array<ArrayBuffer> {
     this.need(length)
     const out = this.bytes.slice(this.pos, this.pos + length)
@@ -397,23 +487,31 @@ export class Decoder {
 
   private extValue(type: number, length: number): unknown {
     const at = this.pos
+    if (type !== ExtType.UNDEFINED) this.spend(EXTENSION_WORK)
     switch (type) {
       case ExtType.UNDEFINED:
+        this.whole(length)
         if (length !== 1 || this.bytes[at] !== 0) throw corrupt('bad undefined extension')
         this.pos++
         return undefined
       case ExtType.TIMESTAMP:
+        this.whole(length)
         this.pos += length
         return readTimestamp(this.view, at, length)
       case ExtType.INVALID_DATE:
         if (length !== 0) throw corrupt('bad invalid-date extension')
         return new Date(Number.NaN)
       case ExtType.BIGINT: {
-        const value = readBigint(this.bytes, at, length) // checks the announced length first
+        checkBigintSize(length) // a size past the limit is refused even at the end of a prefix
+        this.spend(length * BIGINT_BYTE_WORK)
+        this.bigintBytes = addBigintBytes(this.bigintBytes, length)
+        this.whole(length)
+        const value = readBigint(this.bytes, at, length)
         this.pos += length
         return value
       }
       case ExtType.TYPED_ARRAY:
+        this.whole(length)
         this.pos += length
         return readTypedArray(this.bytes, at, length)
       case ExtType.ARRAY_BUFFER:
@@ -421,6 +519,7 @@ export class Decoder {
       case ExtType.DATA_VIEW:
         return new DataView(this.bin(length).buffer)
       case ExtType.UTF16:
+        this.whole(length)
         this.pos += length
         return readUtf16(this.bytes, at, length)
       case ExtType.MAP:
@@ -435,6 +534,9 @@ export class Decoder {
         return dictFromData(this.nested(), define)
       case ExtType.RECORDS:
         return this.records()
+      case ExtType.STRING:
+        if (length !== 1 && length !== 2 && length !== 4) throw corrupt('bad string reference')
+        return this.tableString(this.uint(length))
       case ExtType.SHAPE:
       case ExtType.SHAPE_REF:
         throw corrupt('a shape marker outside the first element of an array')
@@ -444,6 +546,12 @@ export class Decoder {
         return ext.decode(this.nested())
       }
     }
+  }
+
+  // An extension read as `length` raw bytes needs them all. Outside a prefix scan ext() has checked
+  // that already; in one, an extension may run past the bytes at hand, and is then cut short.
+  private whole(length: number): void {
+    if (this.pos + length > this.end) throw truncated('the payload ends in the middle of a value')
   }
 
   // An extension whose data is itself a MessagePack value: one level deeper.
@@ -464,13 +572,15 @@ export class Decoder {
     this.count(fields)
     this.enter()
     const n = this.value()
-    // The rows are not counted: each column holds n values, and the columns are counted.
+    // The rows are not counted against maxItems (each column holds n values, and the columns are
+    // counted), but each is an object to build: work, charged before any column is read.
     if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw corrupt('bad records extension')
+    this.spend(n * OBJECT_WORK)
     const shape = this.keyList(fields - 2)
     const columns = new Array<unknown>(fields - 2)
     for (let j = 0; j < columns.length; j++) columns[j] = this.value()
     this.depth -= 2
-    return rowsFromColumns(shape, n, columns)
+    return rowsFromColumns(shape, n, columns, this.compiles)
   }
 
   // The shape whose keys the next value lists (a msgpack array of `k` strings), from the shape
@@ -480,6 +590,7 @@ export class Decoder {
     this.skipKeys(k)
     const end = this.pos
     this.count(k)
+    this.spend(k * KEY_LIST_WORK)
     return shapeFor(this.platform.byteString(this.bytes, start, end), () => {
       this.pos = start
       const keys = new Array<string>(k)
@@ -507,8 +618,9 @@ export class Decoder {
       else if (b === 0xdb) size = this.uint(4)
       else {
         this.pos--
+        const cursor = this.cursor
         const key = this.value()
-        if (typeof key !== 'string') throw corrupt('an object key is not a string')
+        if (typeof key !== 'string' || this.cursor !== cursor) throw corrupt('an object key is not a string')
         continue
       }
       this.need(size)

@@ -4,21 +4,24 @@
 // kept, and objects whose keys repeat become shapes (keys once, then a 3–4 byte reference).
 import { limitExceeded, unsupportedType } from '../errors/make.js'
 import type { Extension } from './extension.js'
-import { ExtType, MAX_SHAPE_KEYS, MAX_SHAPES, MIN_DELTA, MIN_RECORDS } from './format.js'
+import { ExtType, FORMAT_VERSION, FORMAT_VERSION_2, MAX_SHAPE_KEYS, MAX_SHAPES, MIN_DELTA, MIN_RECORDS, MIN_TABLE_STRINGS } from './format.js'
 import { KeyTrie, type KeyNode } from './key-trie.js'
 import type { Platform } from './platform/platform.js'
-import { bigintToData } from './types/bigint.js'
+import { addBigintBytes, bigintToData } from './types/bigint.js'
 import { mapToData, regexpToData } from './types/collections.js'
 import { isMonotonicIntegers, sharedKeys, worthRecords } from './types/records.js'
 import { isWellFormed, strHeaderSize, utf16Bytes, writeStrHeader } from './types/string.js'
+import { encodeTable, placeStringTable, writeJoinedTable } from './types/string-table.js'
 import { MAX_DATE_SIZE, writeDate } from './types/timestamp.js'
 import { typedArrayKind } from './types/typed-array.js'
+import { BIGINT_BYTE_WORK, EXTENSION_WORK, ITEM_WORK, KEY_LIST_WORK, OBJECT_WORK, payloadWork, workBudget } from './work.js'
 
 /** Settings an {@link Encoder} needs; validated by the codec before they get here. */
 export interface EncoderSettings {
   readonly maxDepth: number
   readonly maxBytes: number
   readonly maxItems: number
+  readonly maxWorkPerByte: number
   readonly extensions: readonly Extension[]
 }
 
@@ -30,7 +33,11 @@ const SHORT_STRING = 16
 // three bytes per char in the output buffer.
 const HUGE_STRING = 1 << 20
 const INITIAL_BUFFER = 64 * 1024
+const EMPTY = new Uint8Array(0)
 const TWO_32 = 4294967296
+// A value whose payload came out smaller than this with fewer than MIN_TABLE_STRINGS strings is
+// written again without the table (format 2): cheap at this size, and it saves the table's bytes.
+const REWRITE_BELOW = 16 * 1024
 // An object with this many keys becomes a shape at first sight: the SHAPE marker costs a few
 // bytes, and readers build objects of known shapes much faster than key by key.
 const SHAPE_AT_FIRST_SIGHT = 8
@@ -68,11 +75,28 @@ export class Encoder {
   private view: DataView
   private depth = 0
   private items = 0
+  // The decoding work the value will ask of a reader (work.ts), never less than the reader counts,
+  // and the magnitude bytes of its BIGINTs so far.
+  private work = 0
+  private bigintBytes = 0
+  // Whether arrays of same-shaped objects may become RECORDS (see encode()).
+  private columns = true
   private shapes = 0
   private root: KeyNode
   private readonly trie = new KeyTrie()
   // One scratch array per nesting level for the trie nodes of the object being written.
   private readonly paths: KeyNode[][] = []
+  // Format 3: value strings go to the string table, in the order they are written: collected in
+  // `strings` (platform.joinTable) or written as they come into `side`.
+  private table = false
+  private readonly strings: string[] = []
+  private count3 = 0
+  private chars = 0
+  private side: Uint8Array
+  private sideSink: Uint8Array
+  private sidePos = 0
+  // A table string may have a lone surrogate (or, joined, pair up with the next one): no table then.
+  private lone = false
 
   constructor(
     private readonly settings: EncoderSettings,
@@ -82,36 +106,103 @@ export class Encoder {
     this.buf = new Uint8Array(this.sink.buffer, this.sink.byteOffset, this.sink.byteLength)
     this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength)
     this.root = this.trie.begin()
+    this.sideSink = this.side = EMPTY
   }
 
   /**
    * Encodes `value` from offset `start` of the buffer (the caller reserves room for a header
-   * there) and hands the payload, `buf[start..end)`, to `use` while it sits there. A call made
-   * during another (an extension whose encode calls the codec again) gets an encoder of its own,
-   * so neither overwrites the other's bytes.
+   * there) and hands the payload, `buf[start..end)`, its format version and the work it asks of a
+   * reader (work.ts) to `use` while it sits there. With `newest` 3 a value with enough strings gets
+   * a string table (format 3), any other is written as format 2. A call made during another (an
+   * extension whose encode calls the codec again) gets an encoder of its own, so neither
+   * overwrites the other's bytes.
    * @throws {StowageError} LIMIT_EXCEEDED; {@link Refused} and {@link DepthExceeded} for the codec to describe.
    */
-  write<R>(value: unknown, start: number, use: (buf: Uint8Array, start: number, end: number) => R): R {
-    if (this.busy) return new Encoder(this.settings, this.platform).write(value, start, use)
+  write<R>(value: unknown, start: number, newest: 2 | 3, use: (buf: Uint8Array, start: number, end: number, version: 2 | 3, work: number) => R): R {
+    if (this.busy) return new Encoder(this.settings, this.platform).write(value, start, newest, use)
     this.busy = true
     try {
-      const end = this.encode(value, start)
-      return use(this.buf, start, end)
+      let version: 2 | 3 = newest
+      let end = this.encodeReadable(value, start, newest === FORMAT_VERSION)
+      if (this.table) {
+        const n = this.count3
+        if (n === 0 || this.lone || (n < MIN_TABLE_STRINGS && end - start + this.chars < REWRITE_BELOW)) {
+          // No table needed, or one not worth its bytes, or strings whose UTF-8 would not be exact.
+          version = FORMAT_VERSION_2
+          if (n > 0) end = this.encodeReadable(value, start, false)
+        } else {
+          end = this.withTable(start, end)
+          if (end < 0) {
+            version = FORMAT_VERSION_2
+            end = this.encodeReadable(value, start, false)
+          }
+        }
+      }
+      return use(this.buf, start, end, version, this.work)
     } finally {
       this.busy = false
+      if (this.strings.length > 0) this.strings.length = 0
+      if (this.side.length > 64 * INITIAL_BUFFER) this.sideSink = this.side = EMPTY
       this.trim()
     }
   }
 
-  private encode(value: unknown, start: number): number {
+  // RECORDS nested in RECORDS columns build rows that take no bytes of their own, so a value of
+  // many such levels may ask more work per byte than a reader allows even uncompressed: it is
+  // written again without RECORDS, where every object takes bytes. With a string table the payload
+  // is at least its strings' length longer than what is written here, which the check counts.
+  private encodeReadable(value: unknown, start: number, table: boolean): number {
+    this.columns = true
+    let end = this.encode(value, start, table)
+    if (this.readable(end - start + this.chars)) return end
+    this.columns = false
+    end = this.encode(value, start, table)
+    if (this.readable(end - start + this.chars)) return end
+    throw limitExceeded(`the value asks for more decoding work than its size allows (maxWorkPerByte ${this.settings.maxWorkPerByte})`)
+  }
+
+  private readable(size: number): boolean {
+    return this.work + payloadWork(size) <= workBudget(size, this.settings.maxWorkPerByte)
+  }
+
+  private encode(value: unknown, start: number, table: boolean): number {
     this.pos = start
     this.depth = 0
     this.items = 0
+    this.work = 0
+    this.bigintBytes = 0
     this.shapes = 0
+    this.table = table
+    this.strings.length = 0
+    this.count3 = 0
+    this.chars = 0
+    this.sidePos = 0
+    this.lone = false
     this.root = this.trie.begin()
     this.ensure(0)
     this.value(value)
     if (this.pos - start > this.settings.maxBytes) throw this.tooBig()
+    return this.pos
+  }
+
+  // Puts the string table (a bin of every table string's UTF-8) before the value written at
+  // buf[start..end); returns the payload's new end, or -1 when a string has a lone surrogate
+  // (the value is then written again without a table, where such strings are UTF16 extensions).
+  private withTable(start: number, end: number): number {
+    let table: Uint8Array
+    if (!this.platform.joinTable) table = this.side.subarray(0, this.sidePos)
+    else {
+      const joined = this.strings.length === 1 ? (this.strings[0] as string) : this.strings.join('')
+      if (!isWellFormed(joined)) return -1
+      const room = joined.length * 3
+      if (end + room <= this.settings.maxBytes + 64) {
+        this.ensure(room)
+        table = writeJoinedTable(this.buf, this.sink, end, joined, this.platform)
+      } else table = encodeTable(joined) // three bytes a char would pass maxBytes: on its own
+    }
+    if (end - start + table.length + 5 > this.settings.maxBytes) throw this.tooBig()
+    this.ensure(table.length + 5)
+    this.pos = placeStringTable(this.buf, start, end, table)
     return this.pos
   }
 
@@ -147,6 +238,14 @@ export class Encoder {
     if ((this.items += n) > this.settings.maxItems) {
       throw limitExceeded(`the value holds more than maxItems (${this.settings.maxItems}) array elements and object properties`)
     }
+    this.work += n * ITEM_WORK
+  }
+
+  // A key written from its MessagePack bytes: one in the UTF16 form is an extension to a reader,
+  // which may read it twice (a SHAPE's keys are skipped, then decoded when new).
+  private keyWork(bytes: Uint8Array): void {
+    const b = bytes[0] as number
+    if (b < 0xa0 || (b > 0xbf && b < 0xd9)) this.work += 2 * EXTENSION_WORK
   }
 
   private enter(value: unknown): void {
@@ -156,7 +255,7 @@ export class Encoder {
   private value(v: unknown): void {
     switch (typeof v) {
       case 'string':
-        return this.string(v)
+        return this.table && v.length > 0 ? this.tableString(v) : this.string(v)
       case 'number':
         return this.number(v)
       case 'object':
@@ -170,8 +269,12 @@ export class Encoder {
         this.buf[this.pos++] = ExtType.UNDEFINED
         this.buf[this.pos++] = 0
         return
-      case 'bigint':
-        return this.rawExt(ExtType.BIGINT, bigintToData(v))
+      case 'bigint': {
+        const data = bigintToData(v)
+        this.bigintBytes = addBigintBytes(this.bigintBytes, data.length)
+        this.work += data.length * BIGINT_BYTE_WORK
+        return this.rawExt(ExtType.BIGINT, data)
+      }
       default:
         throw new Refused(v, `a ${typeof v} cannot be stored`)
     }
@@ -196,6 +299,7 @@ export class Encoder {
     for (const ext of this.settings.extensions) {
       if (v instanceof ext.class) {
         this.enter(v)
+        this.work += EXTENSION_WORK
         const start = this.beginExt()
         this.value(ext.encode(v))
         this.endExt(start, ext.type)
@@ -204,6 +308,7 @@ export class Encoder {
       }
     }
     if (proto === Date.prototype) {
+      this.work += EXTENSION_WORK
       this.ensure(MAX_DATE_SIZE)
       this.pos = writeDate(this.buf, this.view, this.pos, v as Date)
       return
@@ -213,6 +318,7 @@ export class Encoder {
     if (proto === Map.prototype) {
       const [keys, values] = mapToData(v as Map<unknown, unknown>)
       this.enter(v)
+      this.work += EXTENSION_WORK
       const start = this.beginExt()
       this.pair(keys, values)
       this.endExt(start, ExtType.MAP)
@@ -221,6 +327,7 @@ export class Encoder {
     }
     if (proto === Set.prototype) {
       this.enter(v)
+      this.work += EXTENSION_WORK
       const start = this.beginExt()
       this.array([...(v as Set<unknown>)])
       this.endExt(start, ExtType.SET)
@@ -240,6 +347,7 @@ export class Encoder {
     if (proto === RegExp.prototype) {
       const [source, flags] = regexpToData(v as RegExp)
       this.enter(v)
+      this.work += EXTENSION_WORK
       const start = this.beginExt()
       this.enter(v)
       this.arrayHeader(2)
@@ -269,7 +377,7 @@ export class Encoder {
     const n = items.length
     if (n >= MIN_RECORDS) {
       const first = items[0]
-      if (typeof first === 'object') {
+      if (typeof first === 'object' && this.columns) {
         const keys = sharedKeys(items)
         if (keys !== undefined && worthRecords(first as Record<string, unknown>, keys)) return this.records(items as Record<string, unknown>[], keys)
       } else if (typeof first === 'number' && n >= MIN_DELTA && isMonotonicIntegers(items)) {
@@ -288,6 +396,7 @@ export class Encoder {
     const n = rows.length
     const k = keys.length
     this.enter(rows)
+    this.work += EXTENSION_WORK + n * OBJECT_WORK
     const start = this.beginExt()
     this.enter(rows)
     this.arrayHeader(2 + k)
@@ -307,16 +416,24 @@ export class Encoder {
   // A list of keys (RECORDS, DICT) written from the trie's cached bytes where it has them.
   private keyArray(keys: readonly string[]): void {
     this.arrayHeader(keys.length)
+    this.work += keys.length * KEY_LIST_WORK
     let node: KeyNode | undefined = this.root
     for (const key of keys) {
       node = node === undefined ? undefined : this.trie.step(node, key)
-      if (node === undefined) this.string(key)
-      else this.raw(node.bytes)
+      if (node === undefined) {
+        // A reader may read a UTF16 key of a key list twice (see keyWork).
+        if (!isWellFormed(key)) this.work += EXTENSION_WORK
+        this.string(key)
+      } else {
+        this.keyWork(node.bytes)
+        this.raw(node.bytes)
+      }
     }
   }
 
   private delta(items: readonly number[]): void {
     this.enter(items)
+    this.work += EXTENSION_WORK
     const start = this.beginExt()
     this.enter(items)
     const n = items.length
@@ -342,7 +459,7 @@ export class Encoder {
       this.depth--
       return
     }
-    if (n >= MIN_RECORDS && n <= 0xffff) {
+    if (n >= MIN_RECORDS && n <= 0xffff && this.columns) {
       const first = obj[keys[0] as string]
       if (typeof first === 'object' && first !== null && !Array.isArray(first)) {
         const values = keys.map((key) => obj[key])
@@ -401,11 +518,14 @@ export class Encoder {
       node.id = this.shapes++
       this.arrayHeader(n + 1)
       this.count(n) // the marker's list of keys, as a reader counts it
+      this.work += n * KEY_LIST_WORK
+      for (let i = 0; i < n; i++) this.keyWork((path[i] as KeyNode).bytes)
       this.raw(node.shapeMarker())
     } else {
       node.seen++
       this.mapHeader(n)
       for (let i = 0; i < n; i++) {
+        this.keyWork((path[i] as KeyNode).bytes)
         this.raw((path[i] as KeyNode).bytes)
         this.value(obj[keys[i] as string])
       }
@@ -417,6 +537,7 @@ export class Encoder {
   // DICT: an object whose values share a shape, as its keys and then its values as RECORDS.
   private dict(keys: string[], values: Record<string, unknown>[], shape: string[]): void {
     this.enter(values)
+    this.work += EXTENSION_WORK
     const start = this.beginExt()
     this.enter(values)
     this.arrayHeader(2)
@@ -445,11 +566,13 @@ export class Encoder {
 
   private arrayHeader(n: number): void {
     this.count(n)
+    this.work += OBJECT_WORK
     this.header(n, 0x90, 16, 0, 0xdc, 0xdd)
   }
 
   private mapHeader(n: number): void {
     this.count(n)
+    this.work += OBJECT_WORK
     this.header(n, 0x80, 16, 0, 0xde, 0xdf)
   }
 
@@ -530,6 +653,7 @@ export class Encoder {
 
   private string(s: string): void {
     const n = s.length
+    if (n > 0) this.work += OBJECT_WORK
     if (n < SHORT_STRING) {
       this.ensure(n + 1)
       const buf = this.buf
@@ -555,29 +679,102 @@ export class Encoder {
     // Most strings are ASCII: reserve the header for n bytes, move the bytes if it must grow.
     const reserved = strHeaderSize(n)
     const written = this.platform.writeUtf8(this.sink, s, start + reserved)
-    if (written !== n && !isWellFormed(s)) return this.raw(utf16Bytes(s))
+    if (written !== n && !isWellFormed(s)) return this.utf16(s)
     const header = strHeaderSize(written)
     if (header !== reserved) this.buf.copyWithin(start + header, start + reserved, start + reserved + written)
     writeStrHeader(this.buf, start, written)
     this.pos = start + header + written
   }
 
+  // A STRING reference to the next string of the table: its length in UTF-16 code units.
+  private tableString(s: string): void {
+    const n = s.length
+    if (n > this.settings.maxBytes) throw this.tooBig()
+    this.work += OBJECT_WORK
+    this.count3++
+    this.chars += n
+    if (this.platform.joinTable) {
+      const last = s.charCodeAt(n - 1)
+      if (last >= 0xd800 && last < 0xdc00) this.lone = true
+      this.strings.push(s)
+    } else this.sideString(s)
+    this.ensure(6)
+    const buf = this.buf
+    let p = this.pos
+    if (n < 0x100) {
+      buf[p++] = 0xd4
+      buf[p++] = ExtType.STRING
+      buf[p++] = n
+    } else if (n < 0x10000) {
+      buf[p++] = 0xd5
+      buf[p++] = ExtType.STRING
+      buf[p++] = n >>> 8
+      buf[p++] = n & 0xff
+    } else {
+      buf[p++] = 0xd6
+      buf[p++] = ExtType.STRING
+      buf[p++] = n >>> 24
+      buf[p++] = n >>> 16
+      buf[p++] = n >>> 8
+      buf[p++] = n & 0xff
+    }
+    this.pos = p
+  }
+
+  // Writes a table string's UTF-8 into the side buffer (where the platform does not join).
+  private sideString(s: string): void {
+    const n = s.length
+    const need = this.sidePos + n * 3
+    if (need > this.side.length) {
+      if (need > this.settings.maxBytes + 64) throw this.tooBig()
+      const sink = this.platform.alloc(Math.max(INITIAL_BUFFER, need * 2))
+      const next = new Uint8Array(sink.buffer, sink.byteOffset, sink.byteLength)
+      next.set(this.side.subarray(0, this.sidePos))
+      this.sideSink = sink
+      this.side = next
+    }
+    const side = this.side
+    let p = this.sidePos
+    if (n < SHORT_STRING) {
+      let i = 0
+      for (; i < n; i++) {
+        const c = s.charCodeAt(i)
+        if (c >= 0x80) break
+        side[p + i] = c
+      }
+      if (i === n) {
+        this.sidePos = p + n
+        return
+      }
+    }
+    const written = this.platform.writeUtf8(this.sideSink, s, p)
+    if (written !== n && !isWellFormed(s)) this.lone = true
+    this.sidePos = p + written
+  }
+
   private hugeString(s: string): void {
     // Every UTF-16 unit takes at least one byte: a string this long is refused before it is copied.
     if (s.length > this.settings.maxBytes) throw this.tooBig()
-    if (!isWellFormed(s)) return this.raw(utf16Bytes(s))
+    if (!isWellFormed(s)) return this.utf16(s)
     const bytes = new TextEncoder().encode(s)
     this.ensure(5 + bytes.length)
     this.pos = writeStrHeader(this.buf, this.pos, bytes.length)
     this.raw(bytes)
   }
 
+  private utf16(s: string): void {
+    this.work += EXTENSION_WORK
+    this.raw(utf16Bytes(s))
+  }
+
   private bin(bytes: Uint8Array): void {
+    this.work += EXTENSION_WORK
     this.header(bytes.length, 0, 0, 0xc4, 0xc5, 0xc6)
     this.raw(bytes)
   }
 
   private rawExt(type: number, bytes: Uint8Array, kind?: number): void {
+    this.work += EXTENSION_WORK
     const start = this.beginExt()
     this.ensure(bytes.length + 1)
     if (kind !== undefined) this.buf[this.pos++] = kind

@@ -11,6 +11,7 @@ import {
   FLAG_FRESH_UNTIL,
   FLAG_SCHEMA_VERSION,
   FLAG_TAGS,
+  FLAG_VALIDATOR,
   FORMAT_VERSION,
   KNOWN_FLAGS,
   MAGIC,
@@ -18,7 +19,8 @@ import {
 } from './format.js'
 import { crc32Range } from './crc32.js'
 import { take } from './pool.js'
-import { readTagStamp } from './tag-stamp.js'
+import { encodeTagStamp, readTagStamp } from './tag-stamp.js'
+import { encodeValidator, readValidator, type HttpValidator } from './validator.js'
 
 /** Metadata an envelope may carry beside its value. */
 export interface EnvelopeMeta {
@@ -34,11 +36,12 @@ export interface EnvelopeMeta {
   readonly tags?: ReadonlyMap<string, number>
 }
 
-/** Metadata settled for sealing: the tags already encoded as their header field. */
+/** Metadata settled for sealing: the tags and the validator already encoded as their header fields. */
 export interface SealMeta {
   readonly schemaVersion?: number
   readonly freshUntil?: number
   readonly stamp?: Uint8Array
+  readonly validator?: Uint8Array
 }
 
 /** How an envelope's payload is stored. */
@@ -46,7 +49,7 @@ export type Compression = 'none' | 'deflate-raw' | 'deflate-raw-dictionary'
 
 /** What an envelope's header says; see {@link inspect}. */
 export interface EnvelopeInfo {
-  /** The format version: 2 for everything this build writes, 1 for older envelopes. */
+  /** The format version: 3 with a string table, 2 without one, 1 for envelopes of Stowage 0.1. */
   readonly formatVersion: number
   /** How the payload is stored. */
   readonly compression: Compression
@@ -58,6 +61,8 @@ export interface EnvelopeInfo {
   readonly freshUntil: number | undefined
   /** The tags and their generations written by the encoder, if any. */
   readonly tags: ReadonlyMap<string, number> | undefined
+  /** The HTTP validator a client kept with the envelope ({@link withValidator}), if any. */
+  readonly validator: HttpValidator | undefined
   /** Size of the MessagePack payload once inflated. */
   readonly payloadLength: number
   /** Size of the whole envelope, header included. */
@@ -70,6 +75,8 @@ export interface EnvelopeInfo {
 export interface Header extends EnvelopeInfo {
   /** Header bytes before the CRC. */
   readonly headerLength: number
+  /** The validator's header field, as stored. */
+  readonly validatorField: Uint8Array | undefined
 }
 
 /** CRC-32 (zlib's) of `data[start..end)`, continuing from `crc`. */
@@ -99,18 +106,20 @@ export function headerLength(compression: number, meta: SealMeta): number {
     (meta.schemaVersion === undefined ? 0 : 4) +
     (meta.freshUntil === undefined ? 0 : 8) +
     (meta.stamp === undefined ? 0 : meta.stamp.length) +
+    (meta.validator === undefined ? 0 : meta.validator.length) +
     (compression === CompressionId.DEFLATE_RAW_DICTIONARY ? 4 : 0) +
     (compression === CompressionId.NONE ? 0 : 4)
   )
 }
 
 // Writes the header (CRC excluded) at `at`; returns its end.
-function writeHeader(out: Uint8Array, at: number, compression: number, payloadLength: number, dictionaryId: number, meta: SealMeta): number {
-  const { schemaVersion, freshUntil, stamp } = meta
+function writeHeader(out: Uint8Array, at: number, version: number, compression: number, payloadLength: number, dictionaryId: number, meta: SealMeta): number {
+  const { schemaVersion, freshUntil, stamp, validator } = meta
   out[at] = MAGIC
-  out[at + 1] = FORMAT_VERSION
+  out[at + 1] = version
   out[at + 2] = compression
-  out[at + 3] = (schemaVersion === undefined ? 0 : FLAG_SCHEMA_VERSION) | (freshUntil === undefined ? 0 : FLAG_FRESH_UNTIL) | (stamp === undefined ? 0 : FLAG_TAGS)
+  out[at + 3] =
+    (schemaVersion === undefined ? 0 : FLAG_SCHEMA_VERSION) | (freshUntil === undefined ? 0 : FLAG_FRESH_UNTIL) | (stamp === undefined ? 0 : FLAG_TAGS) | (validator === undefined ? 0 : FLAG_VALIDATOR)
   let p = at + FIXED_HEADER_SIZE
   if (schemaVersion !== undefined) {
     writeUint32(out, p, schemaVersion)
@@ -125,6 +134,10 @@ function writeHeader(out: Uint8Array, at: number, compression: number, payloadLe
     out.set(stamp, p)
     p += stamp.length
   }
+  if (validator !== undefined) {
+    out.set(validator, p)
+    p += validator.length
+  }
   if (compression === CompressionId.DEFLATE_RAW_DICTIONARY) {
     writeUint32(out, p, dictionaryId)
     p += 4
@@ -137,22 +150,22 @@ function writeHeader(out: Uint8Array, at: number, compression: number, payloadLe
 }
 
 /**
- * Seals an uncompressed payload that sits at `buf[start..end)`, usually with a header's room
- * before it: the header and CRC are written in front of it and the whole is copied out once. A
- * header longer than that room (a long tag stamp) is written into the copy instead.
+ * Seals an uncompressed payload of format `version` that sits at `buf[start..end)`, usually with a
+ * header's room before it: the header and CRC are written in front of it and the whole is copied
+ * out once. A header longer than that room (a long tag stamp) is written into the copy instead.
  * @returns a new, exact-length envelope (a view into a shared slab when small: see pool.ts).
  */
-export function sealPayload(buf: Uint8Array, start: number, end: number, meta: SealMeta, crc32: Crc32): Uint8Array {
+export function sealPayload(buf: Uint8Array, start: number, end: number, meta: SealMeta, crc32: Crc32, version: number = FORMAT_VERSION): Uint8Array {
   const length = headerLength(CompressionId.NONE, meta)
   const at = start - length - CRC_SIZE
   if (at < 0) {
     const out = take(length + CRC_SIZE + end - start)
-    writeHeader(out, 0, CompressionId.NONE, 0, 0, meta)
+    writeHeader(out, 0, version, CompressionId.NONE, 0, 0, meta)
     writeUint32(out, length, crc32(buf, start, end, crc32(out, 0, length)))
     out.set(buf.subarray(start, end), length + CRC_SIZE)
     return out
   }
-  writeHeader(buf, at, CompressionId.NONE, 0, 0, meta)
+  writeHeader(buf, at, version, CompressionId.NONE, 0, 0, meta)
   writeUint32(buf, start - CRC_SIZE, crc32(buf, start, end, crc32(buf, at, at + length)))
   const out = take(end - at)
   out.set(buf.subarray(at, end))
@@ -160,14 +173,15 @@ export function sealPayload(buf: Uint8Array, start: number, end: number, meta: S
 }
 
 /**
- * Seals a deflated payload of `payloadLength` bytes; the CRC covers the header and `deflated`.
+ * Seals a deflated payload of format `version` and `payloadLength` bytes; the CRC covers the
+ * header and `deflated`.
  * @returns a new, exact-length envelope (a view into a shared slab when small: see pool.ts).
  */
-export function sealDeflated(payloadLength: number, deflated: Uint8Array, dictionaryId: number | undefined, meta: SealMeta, crc32: Crc32): Uint8Array {
+export function sealDeflated(payloadLength: number, deflated: Uint8Array, dictionaryId: number | undefined, meta: SealMeta, crc32: Crc32, version: number = FORMAT_VERSION): Uint8Array {
   const compression = dictionaryId === undefined ? CompressionId.DEFLATE_RAW : CompressionId.DEFLATE_RAW_DICTIONARY
   const length = headerLength(compression, meta)
   const out = take(length + CRC_SIZE + deflated.length)
-  writeHeader(out, 0, compression, payloadLength, dictionaryId ?? 0, meta)
+  writeHeader(out, 0, version, compression, payloadLength, dictionaryId ?? 0, meta)
   writeUint32(out, length, crc32(deflated, 0, deflated.length, crc32(out, 0, length)))
   out.set(deflated, length + CRC_SIZE)
   return out
@@ -190,8 +204,8 @@ export function readHeader(bytes: Uint8Array): Header {
   }
   const known = formatVersion === 1 ? CompressionId.DEFLATE_RAW : CompressionId.DEFLATE_RAW_DICTIONARY
   if (compressionId > known) throw new StowageError(StowageErrorCode.UNSUPPORTED_VERSION, `compression id ${compressionId} is not supported`)
-  // Tags came with format version 2.
-  if ((flags & ~(formatVersion === 1 ? KNOWN_FLAGS & ~FLAG_TAGS : KNOWN_FLAGS)) !== 0) throw new StowageError(StowageErrorCode.UNSUPPORTED_VERSION, `envelope flags 0x${flags.toString(16)} are not supported`)
+  // Tags and validators came with format version 2.
+  if ((flags & ~(formatVersion === 1 ? KNOWN_FLAGS & ~(FLAG_TAGS | FLAG_VALIDATOR) : KNOWN_FLAGS)) !== 0) throw new StowageError(StowageErrorCode.UNSUPPORTED_VERSION, `envelope flags 0x${flags.toString(16)} are not supported`)
   const hasSchema = (flags & FLAG_SCHEMA_VERSION) !== 0
   const hasFresh = (flags & FLAG_FRESH_UNTIL) !== 0
   const short = () => truncated('the envelope ends inside its header')
@@ -215,6 +229,14 @@ export function readHeader(bytes: Uint8Array): Header {
     tags = stamp.tags
     p = stamp.end
   }
+  let validator: HttpValidator | undefined
+  let validatorField: Uint8Array | undefined
+  if ((flags & FLAG_VALIDATOR) !== 0) {
+    const read = readValidator(bytes, p, bytes.length)
+    validator = read.validator
+    validatorField = read.field
+    p = read.end
+  }
   const length = p + (compressionId === CompressionId.DEFLATE_RAW_DICTIONARY ? 4 : 0) + (compressionId === CompressionId.NONE ? 0 : 4)
   if (bytes.length < length + CRC_SIZE) throw short()
   let dictionaryId: number | undefined
@@ -230,9 +252,11 @@ export function readHeader(bytes: Uint8Array): Header {
     schemaVersion,
     freshUntil,
     tags,
+    validator,
     payloadLength,
     byteLength: bytes.length,
     headerLength: length,
+    validatorField,
     crc: readUint32(bytes, length),
   }
 }
@@ -272,14 +296,38 @@ export function checkCrc(bytes: Uint8Array, header: Header, data: Uint8Array, st
  * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CORRUPT, INVALID_ARGUMENT.
  */
 export function inspect(bytes: Uint8Array): EnvelopeInfo {
-  const { formatVersion, compression, dictionaryId, schemaVersion, freshUntil, tags, payloadLength, byteLength, crc } = readHeader(bytes)
-  return { formatVersion, compression, dictionaryId, schemaVersion, freshUntil, tags, payloadLength, byteLength, crc }
+  const { formatVersion, compression, dictionaryId, schemaVersion, freshUntil, tags, validator, payloadLength, byteLength, crc } = readHeader(bytes)
+  return { formatVersion, compression, dictionaryId, schemaVersion, freshUntil, tags, validator, payloadLength, byteLength, crc }
 }
 
 const COMPRESSION_IDS: Record<Compression, number> = {
   none: CompressionId.NONE,
   'deflate-raw': CompressionId.DEFLATE_RAW,
   'deflate-raw-dictionary': CompressionId.DEFLATE_RAW_DICTIONARY,
+}
+
+/**
+ * The metadata of a header, as sealing takes it, with `changes` applied.
+ * @returns what {@link sealPayload} and {@link sealDeflated} take.
+ */
+export function headerMeta(header: Header, changes: { readonly tags?: null; readonly validator?: Uint8Array | null } = {}): SealMeta {
+  const tags = changes.tags === null ? undefined : header.tags
+  const validator = changes.validator === undefined ? header.validatorField : changes.validator ?? undefined
+  return { schemaVersion: header.schemaVersion, freshUntil: header.freshUntil, stamp: tags === undefined ? undefined : encodeTagStamp(tags), validator }
+}
+
+// The same stored payload under a new header (and CRC). The CRC is checked first, so damaged bytes
+// are never given a valid one.
+function reseal(bytes: Uint8Array, header: Header, meta: SealMeta): Uint8Array {
+  const start = header.headerLength + CRC_SIZE
+  checkCrc(bytes, header, bytes, start, bytes.length, crc32Range)
+  const compression = COMPRESSION_IDS[header.compression]
+  const length = headerLength(compression, meta)
+  const out = new Uint8Array(length + CRC_SIZE + bytes.length - start)
+  writeHeader(out, 0, header.formatVersion, compression, header.payloadLength, header.dictionaryId ?? 0, meta)
+  writeUint32(out, length, crc32Range(bytes, start, bytes.length, crc32Range(out, 0, length)))
+  out.set(bytes.subarray(start), length + CRC_SIZE)
+  return out
 }
 
 /**
@@ -295,14 +343,23 @@ const COMPRESSION_IDS: Record<Compression, number> = {
 export function withoutTags(bytes: Uint8Array): Uint8Array {
   const header = readHeader(bytes)
   if (header.tags === undefined) return bytes
-  const start = header.headerLength + CRC_SIZE
-  checkCrc(bytes, header, bytes, start, bytes.length, crc32Range)
-  const compression = COMPRESSION_IDS[header.compression]
-  const meta: SealMeta = { schemaVersion: header.schemaVersion, freshUntil: header.freshUntil }
-  const length = headerLength(compression, meta)
-  const out = new Uint8Array(length + CRC_SIZE + bytes.length - start)
-  writeHeader(out, 0, compression, header.payloadLength, header.dictionaryId ?? 0, meta)
-  writeUint32(out, length, crc32Range(bytes, start, bytes.length, crc32Range(out, 0, length)))
-  out.set(bytes.subarray(start), length + CRC_SIZE)
-  return out
+  return reseal(bytes, header, headerMeta(header, { tags: null }))
+}
+
+/**
+ * The envelope with an HTTP validator (the `ETag` or `Last-Modified` a server sent with it) kept
+ * in its header, or without one: the same payload bytes and other metadata, a new CRC. A client
+ * that stores an envelope in another form than it came in (inflated, say), or that got it from a
+ * server other than Stowage's, keeps the server's validator so that it can still revalidate
+ * (If-None-Match / If-Modified-Since). Decoding ignores it. The CRC is checked first.
+ *
+ * @param bytes - an envelope.
+ * @param validator - `{ kind: 'etag' | 'last-modified', value }`, or `undefined` to drop one.
+ * @returns a new envelope (or `bytes` itself when nothing changes).
+ * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CORRUPT, CHECKSUM_MISMATCH; INVALID_ARGUMENT for a validator that is not 1 to 255 printable ASCII characters.
+ */
+export function withValidator(bytes: Uint8Array, validator: HttpValidator | undefined): Uint8Array {
+  const header = readHeader(bytes)
+  if (validator === undefined && header.validator === undefined) return bytes
+  return reseal(bytes, header, headerMeta(header, { validator: validator === undefined ? null : encodeValidator(validator) }))
 }

@@ -1,21 +1,25 @@
 /**
- * The Stowage wire format, version 2 (full description: FORMAT.md in this package).
+ * The Stowage wire format, version 3 (full description: FORMAT.md in this package).
  *
  * Envelope, all integers big-endian:
  *
  *   offset  size  field
  *   0       1     MAGIC 0xC1 (the one byte MessagePack never uses)
- *   1       1     FORMAT_VERSION (2; readers also accept 1)
+ *   1       1     format version (3, or 2 for values with few strings; readers also accept 1)
  *   2       1     compression id: 0 none, 1 raw deflate (RFC 1951), 2 raw deflate with a preset dictionary
  *   3       1     flags: bit 0 = a schema version follows, bit 1 = a fresh-until time follows,
- *                 bit 2 = a tag stamp follows; bits 3-7 reserved, must be 0
+ *                 bit 2 = a tag stamp follows, bit 3 = an HTTP validator follows; bits 4-7
+ *                 reserved, must be 0
  *   4       4     schema version, uint32              (only when flag bit 0 is set)
  *   +       8     fresh until, uint64 ms since epoch  (only when flag bit 1 is set)
  *   +       …     tag stamp (tag-stamp.ts)            (only when flag bit 2 is set)
+ *   +       …     HTTP validator (validator.ts)       (only when flag bit 3 is set)
  *   +       4     dictionary id, uint32               (only when compression = 2)
  *   +       4     uncompressed payload length, uint32 (only when compression != 0)
  *   +       4     CRC-32 (zlib's) of every header byte before it, then of the uncompressed payload
- *   +       …     payload: one MessagePack value, deflated when compression != 0
+ *   +       …     payload, deflated when compression != 0: version 1 and 2, one MessagePack value;
+ *                 version 3, a MessagePack bin (the string table: the value's strings, UTF-8, one
+ *                 after another) then one MessagePack value whose strings are STRING references
  *
  * The payload uses MessagePack application extension types: 0..63 belong to users,
  * 64..127 to Stowage (see ExtType).
@@ -23,10 +27,21 @@
 
 /** First byte of every envelope. 0xC1 is "never used" in MessagePack, so an envelope is never valid msgpack. */
 export const MAGIC = 0xc1
-/** The format version this build writes. */
-export const FORMAT_VERSION = 2
+/** The newest format version this build writes and reads. */
+export const FORMAT_VERSION = 3
+/**
+ * The format version written for values with few strings (and when asked for): version 3 without
+ * the string table. Its bytes are the same as version 3's value part.
+ */
+export const FORMAT_VERSION_2 = 2
 /** The oldest format version this build reads. Version 1 is version 2 without SHAPE, SHAPE_REF and dictionaries. */
 export const OLDEST_FORMAT_VERSION = 1
+/**
+ * A version-3 encoder writes the string table only when the value has at least this many strings
+ * (empty strings and keys aside); below it the same value is written as version 2. Two bytes more
+ * per string buy one native UTF-8 decode for all of them (apps/bench/RESULTS.md, "Codec v3").
+ */
+export const MIN_TABLE_STRINGS = 32
 
 /** Compression ids of the envelope's byte 2. */
 export const CompressionId = {
@@ -42,8 +57,14 @@ export const FLAG_SCHEMA_VERSION = 0x01
 export const FLAG_FRESH_UNTIL = 0x02
 /** Flag bit: a tag stamp follows (the value's tags and their generations; see tag-stamp.ts). */
 export const FLAG_TAGS = 0x04
+/**
+ * Flag bit: an HTTP validator follows (see validator.ts): the ETag or Last-Modified of a server
+ * that is not Stowage's, kept with the envelope by a client. Valid with format versions 2 and 3
+ * (readers of Stowage 0.2 refuse it at the header, so it needs no new version).
+ */
+export const FLAG_VALIDATOR = 0x08
 /** Flag bits this version understands; any other set bit is refused. */
-export const KNOWN_FLAGS = FLAG_SCHEMA_VERSION | FLAG_FRESH_UNTIL | FLAG_TAGS
+export const KNOWN_FLAGS = FLAG_SCHEMA_VERSION | FLAG_FRESH_UNTIL | FLAG_TAGS | FLAG_VALIDATOR
 
 /** Size of magic, version, compression id and flags. */
 export const FIXED_HEADER_SIZE = 4
@@ -97,6 +118,12 @@ export const ExtType = {
   SHAPE: 77,
   /** First element of an array [SHAPE_REF, v0, …, vk-1]: an object with the keys of an earlier SHAPE; data is the shape id, uint8 or uint16. Format version 2. */
   SHAPE_REF: 78,
+  /**
+   * A string of the payload's string table (format version 3 only): data is its length in UTF-16
+   * code units, uint8, uint16 or uint32 (fixext 1, 2 or 4). Strings are taken from the table in
+   * the order their references are read; never an object key.
+   */
+  STRING: 79,
 } as const
 
 /** Highest extension type a user extension may take. */

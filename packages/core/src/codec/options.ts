@@ -56,17 +56,25 @@ export const DEFAULT_MAX_DEPTH = 100
 export const MAX_BYTES_LIMIT = 0xffffffff
 /**
  * Default of {@link CodecOptions.maxItems}: 4 Mi array elements and object properties. Room for a
- * million-row table (3.05 Mi for W1-1000000), while the worst value under it (4 Mi empty objects,
- * deflated to 4 kB) takes about half a second and 140 MB to decode (apps/bench/RESULTS.md).
+ * million-row table (2.86 Mi for W1-1000000); small envelopes are held to far less by
+ * {@link CodecOptions.maxWorkPerByte} (4 Mi empty objects deflated to 4 kB once took ~0.5 s and 140 MB).
  */
 export const DEFAULT_MAX_ITEMS = 4 * 1024 * 1024
+
+/**
+ * Default of {@link CodecOptions.maxWorkPerByte}: with it, any envelope under 64 KiB decodes in
+ * well under 100 ms and 64 MB or is refused (apps/bench/src/hostile-bench.ts), while values
+ * that deflate less than ~30:1 in work per byte (nearly all real data) are unaffected.
+ */
+export const DEFAULT_MAX_WORK_PER_BYTE = 32
 
 /** Options of {@link createCodec}, {@link encode} and {@link decode}. Every field is optional. */
 export interface CodecOptions {
   /**
    * When to deflate the MessagePack payload. `'auto'` deflates payloads of at least
    * `compressThreshold` bytes and keeps the result only when it saves at least `minSavings`;
-   * `'always'` keeps the deflated form whatever its size; `'never'` stores MessagePack as is.
+   * `'always'` keeps the deflated form whatever its size (unless it would ask a reader for more work
+   * than {@link CodecOptions.maxWorkPerByte} allows); `'never'` stores MessagePack as is.
    * Defaults to `'auto'`.
    */
   readonly compress?: CompressMode
@@ -92,13 +100,26 @@ export interface CodecOptions {
   readonly maxDepth?: number
   /**
    * The most array elements and object properties one value may hold, counted over the whole
-   * value as it is written (a Map or Set counts its entries, RECORDS their columns). Decode refuses
+   * value as it is written (a Map or Set counts its entries, RECORDS their columns, not their
+   * rows, which {@link CodecOptions.maxWorkPerByte} counts). Decode refuses
    * more before allocating them, so a small compressed envelope cannot make the reader build tens
    * of millions of objects; encode refuses to write what decode would refuse. Lower it for bytes from
    * sources you do not trust. Defaults to 4 Mi
    * ({@link DEFAULT_MAX_ITEMS}).
    */
   readonly maxItems?: number
+  /**
+   * How much decoding work one stored byte (after the envelope header, deflated or not) may ask
+   * for, in units of about one small allocation: every array element and object property costs 1,
+   * every array, object, RECORDS row and non-empty string 8, every bin and extension value (but
+   * `undefined`) 32, every byte of BIGINT magnitude 1, every 8 payload bytes to inflate 1; an
+   * envelope counts as at least 64 KiB (so 2 Mi units by default, some tens of ms). Decode
+   * refuses more (LIMIT_EXCEEDED) before doing it, so a small envelope whose payload deflates to
+   * millions of objects cannot cost seconds; encode stores a value whose deflated form would pass it
+   * uncompressed instead, so what it writes reads back. Raise it only to read envelopes written
+   * by earlier versions of Stowage that pass it. Defaults to 32 ({@link DEFAULT_MAX_WORK_PER_BYTE}).
+   */
+  readonly maxWorkPerByte?: number
   /**
    * Preset deflate dictionaries (see `trainDictionary`): small values that share structure with
    * the dictionary compress far better. The first one is used to write; all of them are used to
@@ -111,7 +132,16 @@ export interface CodecOptions {
   readonly extensions?: readonly Extension[]
   /** An application schema version (uint32) written into every envelope this codec encodes. Defaults to none. */
   readonly schemaVersion?: number
+  /**
+   * The newest envelope format this codec writes: 3 (a string table, read by Stowage 0.3 and
+   * later), or 2 while readers of Stowage 0.2 still share the store (a rolling upgrade). Every
+   * codec reads versions 1 to 3 whatever this says. Defaults to 3 ({@link DEFAULT_FORMAT_VERSION}).
+   */
+  readonly formatVersion?: 2 | 3
 }
+
+/** Default `formatVersion` of a codec. */
+export const DEFAULT_FORMAT_VERSION = 3
 
 /** Options after validation, with defaults filled in. */
 export interface Settled {
@@ -122,9 +152,11 @@ export interface Settled {
   readonly maxBytes: number
   readonly maxDepth: number
   readonly maxItems: number
+  readonly maxWorkPerByte: number
   readonly extensions: readonly Extension[]
   readonly dictionaries: readonly Uint8Array[]
   readonly schemaVersion: number | undefined
+  readonly formatVersion: 2 | 3
 }
 
 const invalid = invalidArgument
@@ -193,8 +225,10 @@ export function settle(options: CodecOptions | undefined, compressThreshold = DE
     maxBytes: integerIn('maxBytes', o.maxBytes, DEFAULT_MAX_BYTES, 1, MAX_BYTES_LIMIT),
     maxDepth: integerIn('maxDepth', o.maxDepth, DEFAULT_MAX_DEPTH, 0, 10_000),
     maxItems: integerIn('maxItems', o.maxItems, DEFAULT_MAX_ITEMS, 0, MAX_ITEMS_LIMIT),
+    maxWorkPerByte: integerIn('maxWorkPerByte', o.maxWorkPerByte, DEFAULT_MAX_WORK_PER_BYTE, 1, MAX_ITEMS_LIMIT),
     extensions,
     dictionaries,
     schemaVersion: o.schemaVersion === undefined ? undefined : integerIn('schemaVersion', o.schemaVersion, 0, 0, 0xffffffff),
+    formatVersion: integerIn('formatVersion (2 or 3)', o.formatVersion, DEFAULT_FORMAT_VERSION, 2, 3) as 2 | 3,
   }
 }

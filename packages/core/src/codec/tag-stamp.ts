@@ -19,7 +19,8 @@ export const MAX_TAG_BYTES = 255
 const utf8 = new TextEncoder()
 // In a `u` pattern a surrogate pair is one code point: only lone surrogates match.
 const LONE_SURROGATE = /\p{Cs}/u
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
+// ignoreBOM: a tag may begin with U+FEFF; dropping it would read back another tag.
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
 function isTagMap(tags: unknown): tags is ReadonlyMap<string, number> {
   return tags instanceof Map

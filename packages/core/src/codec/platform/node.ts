@@ -108,6 +108,7 @@ export const platform: Platform = {
   },
   nativeCrc32: nativeCrc32 === undefined ? undefined : (data, crc) => nativeCrc32(data, crc),
   byteString: (bytes, start, end) => latin1Slice.call(bytes, start, end),
+  joinTable: false,
   alloc: (size) => Buffer.allocUnsafeSlow(size),
   writeUtf8: (out, s, at) => utf8Write.call(out, s, at),
 }

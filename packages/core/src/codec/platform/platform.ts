@@ -47,6 +47,13 @@ export interface Platform {
    * only ASCII ranges are ever read from it.
    */
   byteString(bytes: Uint8Array, start: number, end: number): string
+  /**
+   * How the encoder writes a format-3 string table: `true`, the strings are joined and written by
+   * one call at the end (browsers: one call into TextEncoder beats one per string); `false`, each
+   * is written as it comes into a buffer of its own (Node: Buffer's writer per string is faster
+   * than joining them first).
+   */
+  readonly joinTable: boolean
   /** A buffer for the encoder to write into: a Node Buffer on Node (its utf8Write is the fastest string writer there). */
   alloc(size: number): Uint8Array
   /** Writes `s` as UTF-8 into `out` (made by {@link Platform.alloc}) at `at`; room for 3 bytes per code unit is ensured. Returns the bytes written. */

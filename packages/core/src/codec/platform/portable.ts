@@ -149,6 +149,7 @@ export const platform: Platform = {
   },
   nativeCrc32: undefined,
   byteString: (bytes, start, end) => singleByte.decode(bytes.subarray(start, end)),
+  joinTable: true,
   alloc: (size) => new Uint8Array(size),
   writeUtf8: (out, s, at) => utf8.encodeInto(s, out.subarray(at)).written,
 }

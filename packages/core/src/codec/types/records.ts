@@ -4,7 +4,7 @@
 // - DICT: an object whose values are same-shaped objects as [keys, values], values as RECORDS;
 // - DELTA: a rising or falling run of integers as [first, d1, d2, …].
 import { corrupt } from '../../errors/make.js'
-import type { Shape } from '../shape-book.js'
+import type { CompileAllowance, Shape } from '../shape-book.js'
 import { pairOf } from './collections.js'
 
 function isPlainObject(value: object): boolean {
@@ -57,13 +57,13 @@ export function worthRecords(first: Record<string, unknown>, keys: readonly stri
  * Builds the rows of RECORDS from decoded columns.
  * @throws {StowageError} CORRUPT unless every column is an array of `count` values.
  */
-export function rowsFromColumns(shape: Shape, count: number, columns: unknown[]): Record<string, unknown>[] {
+export function rowsFromColumns(shape: Shape, count: number, columns: unknown[], allowance: CompileAllowance): Record<string, unknown>[] {
   for (const column of columns) {
     if (!Array.isArray(column) || column.length !== count) throw corrupt('a records column has the wrong length')
   }
   const rows = new Array<Record<string, unknown>>(count)
   const cols = columns as unknown[][]
-  for (let i = 0; i < count; i++) rows[i] = shape.row(cols, i)
+  for (let i = 0; i < count; i++) rows[i] = shape.row(cols, i, allowance)
   return rows
 }
 

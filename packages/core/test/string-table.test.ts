@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest'
+import { createCodec, decode, ExtType, inspect, StowageError, StowageErrorCode } from '../src/index.js'
+import { caught, sealRaw } from './helpers.js'
+import { sameValue } from './same-value.js'
+
+const never = createCodec({ compress: 'never' })
+const S = ExtType.STRING
+// A format-3 payload: the table as a bin 8 or bin 16, then the value's bytes.
+const v3 = (table: string, ...value: number[]) => {
+  const bytes = new TextEncoder().encode(table)
+  const header = bytes.length < 0x100 ? [0xc4, bytes.length] : [0xc5, bytes.length >> 8, bytes.length & 0xff]
+  return sealRaw(new Uint8Array([...header, ...bytes, ...value]), 3)
+}
+const code = (bytes: Uint8Array) => (caught(() => decode(bytes)) as StowageError).code
+
+describe('format 3: the string table', () => {
+  it('writes values with 32 strings or more with a table, and small ones as format 2', () => {
+    const many = Array.from({ length: 32 }, (_, i) => `s${i}`)
+    expect(inspect(never.encode(many)).formatVersion).toBe(3)
+    expect(inspect(never.encode(many.slice(1))).formatVersion).toBe(2)
+    expect(inspect(never.encode({ text: 'x'.repeat(20_000) })).formatVersion).toBe(3) // 16 KiB or more
+    expect(inspect(never.encode(Array.from({ length: 40 }, () => 1))).formatVersion).toBe(2) // no strings at all
+    expect(inspect(createCodec({ compress: 'never', formatVersion: 2 }).encode(many)).formatVersion).toBe(2)
+  })
+
+  it('keeps every string exact: non-ASCII, surrogate pairs, a leading U+FEFF, empty strings, long ones', () => {
+    const value = { list: Array.from({ length: 40 }, (_, i) => ['', 'é', '😀', '\uFEFFx', 'ü'.repeat(70_000), `n${i}`][i % 6]), map: new Map([['k', 'v']]) }
+    const bytes = never.encode(value)
+    expect(inspect(bytes).formatVersion).toBe(3)
+    expect(sameValue(never.decode(bytes), value)).toBeUndefined()
+  })
+
+  it('falls back to format 2 for a value whose strings have lone surrogates, even one that pairs up when joined', () => {
+    const lone = Array.from({ length: 40 }, (_, i) => (i === 7 ? 'a\uD800' : `s${i}`))
+    const pairing = Array.from({ length: 40 }, (_, i) => (i === 7 ? 'a\uD83D' : i === 8 ? '\uDE00b' : `s${i}`))
+    for (const value of [lone, pairing]) {
+      const bytes = never.encode(value)
+      expect(inspect(bytes).formatVersion).toBe(2)
+      expect(sameValue(never.decode(bytes), value)).toBeUndefined()
+    }
+  })
+
+  it('decodes the same value as format 2 from the same data, compressed or not, sync and async', async () => {
+    const value = { users: Array.from({ length: 50 }, (_, i) => ({ login: `user${i}`, url: `https://example.com/${i}`, bio: i % 2 ? null : 'café' })) }
+    for (const codec of [never, createCodec({ compress: 'always' })]) {
+      const bytes = codec.encode(value)
+      expect(inspect(bytes).formatVersion).toBe(3)
+      expect(sameValue(codec.decode(bytes), value)).toBeUndefined()
+      expect(sameValue(await codec.decodeAsync(bytes), value)).toBeUndefined()
+      expect(sameValue(codec.decode(await codec.encodeAsync(value)), value)).toBeUndefined()
+    }
+  })
+
+  it('takes references in order, from fixext 1, 2 and 4 and from ext 8', () => {
+    const long = 'x'.repeat(300)
+    const bytes = v3(`ab${long}cd`, 0x94, 0xd4, S, 2, 0xd5, S, 1, 44, 0xd6, S, 0, 0, 0, 1, 0xc7, 1, S, 1)
+    expect(decode(bytes)).toStrictEqual(['ab', long, 'c', 'd'])
+  })
+
+  it('refuses damaged tables and references as CORRUPT', () => {
+    expect(code(v3('abc', 0xd4, S, 4))).toBe(StowageErrorCode.CORRUPT) // runs past the table
+    expect(code(v3('abcd', 0xd4, S, 3))).toBe(StowageErrorCode.CORRUPT) // the table is not all used
+    expect(code(sealRaw(new Uint8Array([0xd4, S, 0]), 2))).toBe(StowageErrorCode.CORRUPT) // a reference in format 2
+    expect(code(sealRaw(new Uint8Array([0x91, 0xc0]), 3))).toBe(StowageErrorCode.CORRUPT) // no table first
+    expect(code(sealRaw(new Uint8Array([0xc4, 2, 0xc3, 0x28, 0xd4, S, 1]), 3))).toBe(StowageErrorCode.CORRUPT) // not UTF-8
+    expect(code(v3('ab', 0x81, 0xd4, S, 1, 0xd4, S, 1))).toBe(StowageErrorCode.CORRUPT) // a reference as a map key
+    expect(code(v3('ab', 0x92, 0xc7, 4, ExtType.SHAPE, 0x91, 0xd4, S, 2, 1))).toBe(StowageErrorCode.CORRUPT) // as a shape key
+    expect(code(v3('ab', 0xd7, S, 0, 0, 0, 0, 0, 0, 0, 2))).toBe(StowageErrorCode.CORRUPT) // an 8-byte length
+    expect(code(v3('ab', 0xd4, S))).toBe(StowageErrorCode.TRUNCATED)
+  })
+})
