@@ -1,13 +1,15 @@
 // @stowage/core: what is public, by name. The functions are bound to a platform in functions.ts.
 export { createCache, createCodec, decode, decodeAsync, encode, encodeAsync, trainDictionary } from './functions.js'
 export type { Cache } from './cache/cache-api.js'
-export { DEFAULT_BREAKER_COOL_DOWN, DEFAULT_BREAKER_FAILURES, DEFAULT_BREAKER_WINDOW, type BreakerOptions, type BreakerState } from './cache/breaker.js'
+export { DEFAULT_BREAKER_COOL_DOWN, DEFAULT_BREAKER_FAILURES, DEFAULT_BREAKER_PROBE_TIMEOUT, DEFAULT_BREAKER_WINDOW, type BreakerOptions, type BreakerState } from './cache/breaker.js'
 export type { CacheSchemas } from './cache/schemas.js'
 export { DEFAULT_LEASE_TIME, type LoadLease } from './cache/lease.js'
-export { DEFAULT_LOCAL_MAX_BYTES, DEFAULT_LOCAL_MAX_ENTRIES, DEFAULT_LOCAL_TTL, type LocalOptions } from './cache/local-tier.js'
+export { DEFAULT_LOCAL_MAX_BYTES, DEFAULT_LOCAL_MAX_ENTRIES, DEFAULT_LOCAL_MAX_TAGS, DEFAULT_LOCAL_TTL, type LocalOptions } from './cache/local-tier.js'
 export {
   DEFAULT_NAMESPACE,
+  type AcceptBytesOptions,
   type Bundle,
+  type CacheClaim,
   type CacheEvents,
   type CacheKey,
   type CacheOperation,
@@ -34,7 +36,8 @@ export {
   type InvalidationMessage,
 } from './cache/invalidation.js'
 export type { Codec, DecodedEnvelope, EncodedEnvelope } from './codec/codec.js'
-export { inspect, withoutTags, type Compression, type EnvelopeInfo, type EnvelopeMeta } from './codec/envelope.js'
+export { inspect, withoutTags, withValidator, type Compression, type EnvelopeInfo, type EnvelopeMeta } from './codec/envelope.js'
+export { MAX_VALIDATOR_LENGTH, type HttpValidator } from './codec/validator.js'
 export type { Extension } from './codec/extension.js'
 export { ExtType, FORMAT_VERSION, MAGIC, OLDEST_FORMAT_VERSION, USER_EXT_MAX } from './codec/format.js'
 export {
@@ -45,6 +48,7 @@ export {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_DEPTH,
   DEFAULT_MAX_ITEMS,
+  DEFAULT_MAX_WORK_PER_BYTE,
   DEFAULT_MIN_SAVINGS,
   LARGE_PAYLOAD,
   LEVEL_LARGE,

@@ -45,3 +45,27 @@ describe('Cache: openBytes', () => {
     expect(await store.get('o:k')).toBeUndefined()
   })
 })
+
+describe('Cache: getBytes follows the rules of get', () => {
+  it('an entry of a deleted tag is a miss for getBytes too, and is dropped', async () => {
+    const store = createMemoryStore()
+    const cache = createCache({ store, namespace: 'g' })
+    await cache.set('post', { title: 'old' }, { tags: ['posts'] })
+    expect(await cache.getBytes('post')).toBeDefined()
+    await cache.deleteByTag('posts')
+    expect(await cache.getBytes('post')).toBeUndefined()
+    await new Promise((r) => setTimeout(r, 10))
+    expect(await store.get('g:post')).toBeUndefined()
+    await cache.set('post', { title: 'new' }, { tags: ['posts'] })
+    expect(createCodec().decode((await cache.getBytes('post'))!)).toStrictEqual({ title: 'new' })
+  })
+
+  it('a stale entry is returned as get returns it, with its fresh-until time in the header', async () => {
+    const cache = createCache({ namespace: 'g' })
+    await cache.getOrSet('k', () => 'v1', { ttl: 10, staleFor: 60_000 })
+    await new Promise((r) => setTimeout(r, 20))
+    expect(await cache.get('k')).toBe('v1')
+    const bytes = (await cache.getBytes('k'))!
+    expect(inspect(bytes).freshUntil).toBeLessThan(Date.now())
+  })
+})

@@ -8,30 +8,8 @@ import {
   INVALIDATION_CODEC_OPTIONS,
   inspect,
   StowageErrorCode,
-  type InvalidationChannel,
 } from '../src/index.js'
-import { breakableStore, record, until } from './cache-helpers.js'
-
-/** A channel between caches of this process that can be cut: while cut, messages are lost; mending it reports the gap. */
-function cuttableChannels(count: number) {
-  const listeners: Array<{ listener: (m: Uint8Array) => void; onGap?: () => void }> = []
-  const state = { cut: false }
-  const channels: InvalidationChannel[] = Array.from({ length: count }, () => ({
-    async publish(message) {
-      if (!state.cut) for (const l of listeners) l.listener(message)
-    },
-    subscribe(listener, onGap) {
-      const entry = { listener, onGap }
-      listeners.push(entry)
-      return () => void listeners.splice(listeners.indexOf(entry), 1)
-    },
-  }))
-  const mend = () => {
-    state.cut = false
-    for (const l of listeners) l.onGap?.()
-  }
-  return { channels, state, mend }
-}
+import { breakableStore, cuttableChannels, record, until } from './cache-helpers.js'
 
 describe('Cache: tags', () => {
   it('deleteByTag deletes the entries with that tag, and only those', async () => {

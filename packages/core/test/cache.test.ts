@@ -425,6 +425,28 @@ describe('Cache: failures', () => {
     expect(() => createCache({ breaker: { failures: 0 } })).toThrow(expect.objectContaining({ code: StowageErrorCode.INVALID_ARGUMENT }) as Error)
   })
 
+  it('a probe that never settles opens the circuit again after probeTimeout, and a healthy store closes it', async () => {
+    const { store, state } = breakableStore()
+    const hung = { on: false }
+    const hanging: Store = { ...store, name: 'hanging', set: (k, v, o) => (hung.on ? new Promise<void>(() => {}) : store.set(k, v, o)) }
+    const cache = createCache({ store: hanging, local: false, breaker: { failures: 1, window: 1_000, coolDown: 50, probeTimeout: 50 } })
+    const states: string[] = []
+    cache.on('breaker', (e) => states.push(e.state))
+    state.broken = true
+    await expect(cache.set('k', 1)).rejects.toMatchObject({ code: StowageErrorCode.STORE_ERROR })
+    state.broken = false
+    hung.on = true
+    await sleep(60)
+    // The probe: a call that never returns, answered by STORE_ERROR once its deadline passes.
+    await expect(cache.set('k', 2)).rejects.toMatchObject({ code: StowageErrorCode.STORE_ERROR, message: expect.stringContaining('probe') })
+    hung.on = false
+    await sleep(60)
+    for (let i = 0; i < 20; i++) await cache.set('k', i)
+    expect(await cache.get('k')).toBe(19)
+    expect(states).toStrictEqual(['open', 'half-open', 'open', 'half-open', 'closed'])
+    expect(() => createCache({ breaker: { probeTimeout: 0 } })).toThrow(expect.objectContaining({ code: StowageErrorCode.INVALID_ARGUMENT }) as Error)
+  })
+
   it('treats corrupt bytes as a miss, reports them and deletes the entry', async () => {
     const store = createMemoryStore()
     const cache = createCache({ store, namespace: 'c' })
@@ -557,7 +579,7 @@ describe('Cache: bundles', () => {
     expect(await post.get('title')).toBe('Hello')
     expect(await post.getAll()).toStrictEqual(new Map<string, unknown>([['title', 'Hello'], ['body', { paragraphs: ['a', 'b'] }], ['views', 10n]]))
     expect(await storedKeys(store)).toStrictEqual(['app:post%3A42'])
-    expect(inspect((await store.getField('app:post%3A42', 'title')) as Uint8Array).formatVersion).toBe(FORMAT_VERSION)
+    expect(inspect((await store.getField('app:post%3A42', 'title')) as Uint8Array).formatVersion).toBe(2) // a one-string value needs no string table
     expect(await post.delete('title')).toBe(true)
     expect(await post.get('title')).toBeUndefined()
     await post.set('short', 1, { ttl: 50 })
@@ -605,15 +627,19 @@ describe('Cache: local tier and invalidation', () => {
     return { remote, store, counts }
   }
 
-  it('keeps decoded values by reference: a hit returns the very object, with no store read and no decode', async () => {
+  // It once kept the object given to set() itself, so the caller's later changes reached every reader (issue #20 item 8).
+  it('keeps decoded values by reference: a hit returns the very object it keeps (a copy of what was set), with no store read and no decode', async () => {
     const { store, counts } = countingStore()
     const cache = createCache({ store, namespace: 'r' }) // on by default in front of a store that is not the memory store
     const value = { rows: [1, 2, 3], at: new Date(0) }
     await cache.set('k', value)
-    expect(await cache.get('k')).toBe(value)
-    expect(await cache.getOrSet('k', () => ({ rows: [] }))).toBe(value)
+    const kept = await cache.get('k')
+    expect(kept).toStrictEqual(value)
+    expect(kept).not.toBe(value)
+    expect(await cache.get('k')).toBe(kept)
+    expect(await cache.getOrSet('k', () => ({ rows: [] }))).toBe(kept)
     expect(counts.gets).toBe(0)
-    expect(cache.stats()).toMatchObject({ hits: 2, misses: 0 })
+    expect(cache.stats()).toMatchObject({ hits: 3, misses: 0 })
     const other = createCache({ store, namespace: 'r' }) // another process: one store read, then local
     const first = await other.get('k')
     expect(first).toStrictEqual(value)

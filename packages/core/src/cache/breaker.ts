@@ -1,7 +1,9 @@
 // A circuit breaker in front of a store: after `failures` failed calls within `window` ms the
 // circuit opens, and for `coolDown` ms every call fails at once (so a cache goes straight to its
 // loader and its in-process tier instead of waiting out a dead server's timeout each time). Then one
-// call goes through as a probe (half-open): success closes the circuit, failure opens it again.
+// call goes through as a probe (half-open): success closes the circuit, failure opens it again, and
+// so does a probe that has not settled within `probeTimeout` (a store call that never returns must
+// not hold the circuit half-open, refusing every call, for good).
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
 import { positiveInteger } from '../stores/validate.js'
@@ -16,6 +18,12 @@ export interface BreakerOptions {
   readonly window?: number
   /** How long the circuit stays open before one probe call, in ms. Defaults to 5 000. */
   readonly coolDown?: number
+  /**
+   * How long the probe call may take, in ms: past it the probe counts as failed (its caller gets
+   * STORE_ERROR) and the circuit opens again for `coolDown`. Defaults to 5 000
+   * ({@link DEFAULT_BREAKER_PROBE_TIMEOUT}).
+   */
+  readonly probeTimeout?: number
 }
 
 /** The states of a circuit breaker, as its `breaker` events report them. */
@@ -27,6 +35,8 @@ export const DEFAULT_BREAKER_FAILURES = 5
 export const DEFAULT_BREAKER_WINDOW = 10_000
 /** Default of {@link BreakerOptions.coolDown}. */
 export const DEFAULT_BREAKER_COOL_DOWN = 5_000
+/** Default of {@link BreakerOptions.probeTimeout}. */
+export const DEFAULT_BREAKER_PROBE_TIMEOUT = 5_000
 
 // The store methods that talk to the backend; `keys` (an iterator) and `close` pass through.
 const CALLS = ['get', 'getWithTtl', 'set', 'delete', 'getMany', 'setMany', 'deleteMany', 'clear', 'getField', 'getFields', 'setField', 'deleteField'] as const
@@ -42,11 +52,13 @@ export class CircuitBreaker {
   private recent: number[] = []
   private openedAt = 0
   private lastError: unknown
-  private probing = false
+  // The probe under way, if any: a probe that timed out and settles late changes nothing.
+  private probe: object | undefined
   private readonly events = new Emitter<{ state: { state: BreakerState; error: unknown } }>()
   private readonly failures: number
   private readonly window: number
   private readonly coolDown: number
+  private readonly probeTimeout: number
 
   /** @throws {StowageError} INVALID_ARGUMENT for a bad option. */
   constructor(options: BreakerOptions) {
@@ -54,6 +66,7 @@ export class CircuitBreaker {
     this.failures = positiveInteger('breaker.failures', options.failures, DEFAULT_BREAKER_FAILURES)
     this.window = positiveInteger('breaker.window', options.window, DEFAULT_BREAKER_WINDOW)
     this.coolDown = positiveInteger('breaker.coolDown', options.coolDown, DEFAULT_BREAKER_COOL_DOWN)
+    this.probeTimeout = positiveInteger('breaker.probeTimeout', options.probeTimeout, DEFAULT_BREAKER_PROBE_TIMEOUT)
   }
 
   /** Listens to state changes; returns a function that stops listening. */
@@ -77,20 +90,36 @@ export class CircuitBreaker {
     if (this.state === 'open') {
       if (Date.now() - this.openedAt < this.coolDown) throw this.refusal()
       this.move('half-open', undefined)
-    } else if (this.state === 'half-open' && this.probing) {
+    } else if (this.state === 'half-open' && this.probe !== undefined) {
       throw this.refusal()
     }
-    const probe = this.state === 'half-open'
-    if (probe) this.probing = true
+    if (this.state !== 'half-open') {
+      try {
+        return await work()
+      } catch (e) {
+        if (isOutage(e)) this.failed(e, false)
+        throw e
+      }
+    }
+    const probe = {}
+    this.probe = probe
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new StowageError(StowageErrorCode.STORE_ERROR, `the store did not answer the circuit breaker's probe within ${this.probeTimeout} ms`)),
+        this.probeTimeout,
+      )
+    })
     try {
-      const result = await work()
-      if (probe) this.move('closed', undefined)
+      const result = await Promise.race([work(), deadline])
+      if (this.probe === probe) this.move('closed', undefined)
       return result
     } catch (e) {
-      if (isOutage(e)) this.failed(e, probe)
+      if (this.probe === probe && isOutage(e)) this.failed(e, true)
       throw e
     } finally {
-      if (probe) this.probing = false
+      clearTimeout(timer)
+      if (this.probe === probe) this.probe = undefined
     }
   }
 

@@ -1,5 +1,5 @@
 // The Cache's public contract: what `createCache` returns. The implementation is cache.ts.
-import type { Bundle, CacheEvents, CacheKey, CacheSchema, CacheSetOptions, CacheStats, CacheTtlOptions, CacheValue, GetOrSetOptions } from './cache-types.js'
+import type { AcceptBytesOptions, Bundle, CacheClaim, CacheEvents, CacheKey, CacheSchema, CacheSetOptions, CacheStats, CacheTtlOptions, CacheValue, GetOrSetOptions } from './cache-types.js'
 import type { Codec } from '../codec/codec.js'
 import type { Store } from '../stores/store.js'
 
@@ -36,12 +36,21 @@ export interface Cache<S extends CacheSchema = CacheSchema> {
    * Takes in an envelope received from elsewhere (a server, through `fetchCached`): opens it as
    * `get` would (schema version and `migrate`, the key's schema), stores it as it is when this
    * cache can use it, and returns its value. A tag stamp is left behind (`withoutTags`): tags name
-   * generations kept in the sender's store. Bytes this cache cannot use are never stored.
+   * generations kept in the sender's store. Bytes this cache cannot use are never stored, nor are
+   * bytes whose key was written, deleted or cleared while they were on their way: since
+   * `options.claim` was taken (see {@link Cache.claim}), else since `acceptBytes` was called.
    * @throws {StowageError} the decode codes (BAD_MAGIC, CHECKSUM_MISMATCH, …) for bad bytes;
    *   UNSUPPORTED_VERSION for a schema version this cache cannot read; SCHEMA_MISMATCH; MIGRATION_FAILED;
-   *   as {@link Cache.set} for the store.
+   *   INVALID_ARGUMENT for a claim on another key; as {@link Cache.set} for the store.
    */
-  acceptBytes<T = never, K extends CacheKey<S> = CacheKey<S>>(key: K, envelope: Uint8Array, options?: CacheTtlOptions): Promise<[T] extends [never] ? CacheValue<S, K> : T>
+  acceptBytes<T = never, K extends CacheKey<S> = CacheKey<S>>(key: K, envelope: Uint8Array, options?: AcceptBytesOptions): Promise<[T] extends [never] ? CacheValue<S, K> : T>
+  /**
+   * Claims `key` before a request for its bytes goes out, for {@link Cache.acceptBytes}: a write,
+   * delete or clear of the key while the request is on its way (a sign-out's `clear()`) then keeps
+   * what it brings out of the store. End the claim if no bytes come; acceptBytes ends it.
+   * @throws {StowageError} INVALID_ARGUMENT for a bad key.
+   */
+  claim(key: CacheKey<S>): CacheClaim
   /**
    * The value under `key`, or `undefined` on a miss (absent, expired, corrupt, unusable version).
    * A stale value (past its fresh time, before it expires) is returned and counted as a stale hit.

@@ -54,8 +54,10 @@ export interface CacheOptions {
    * Standard Schemas (zod, valibot, arktype, …) by key pattern (`'user:*'`; the first pattern
    * that matches wins): every value read from the store under a matching key is checked, after
    * `migrate`, and returned as the schema outputs it; a value that fails is a miss (`reason:
-   * 'invalid'`) plus an `error` event with SCHEMA_MISMATCH, never returned. Values you `set` are
-   * not checked. With `createCache({ schemas })` the keys and value types come from the schemas.
+   * 'invalid'`) plus an `error` event with SCHEMA_MISMATCH, never returned. The same holds in the
+   * writing process: a value you `set` (or a loader gives) is read back as the schema outputs it,
+   * and one that fails is stored but read as a miss everywhere (an `error` event reports it at the
+   * write). With `createCache({ schemas })` the keys and value types come from the schemas.
    */
   readonly schemas?: CacheSchemas
   /** `'miss'`: a store failure on read is a miss plus an `error` event (fail-open); `'throw'`: it rejects. Defaults to `'miss'`. */
@@ -64,10 +66,12 @@ export interface CacheOptions {
   readonly writeErrors?: WriteErrorPolicy
   /**
    * The in-process tier: decoded values kept by reference in front of `store`, so a hit costs a
-   * Map lookup (no copy, no decode). Reads from `store` and writes fill it; deletes, clears and
-   * the `invalidation` channel's messages drop from it; a copy never outlives the store entry's
-   * remaining TTL (when the store can tell it, see `Store.getWithTtl`) nor `ttl`. Bundles and
-   * `getBytes` bypass it. Values are shared: do not mutate what `get` returns (see
+   * Map lookup (no copy, no decode). Reads from `store` and writes fill it (a write keeps the
+   * value as its stored bytes decode, through the key's schema: what every other process reads,
+   * never the caller's object); deletes, clears and the `invalidation` channel's messages drop from
+   * it, and a read that began before a write never fills it after; a copy never outlives the store
+   * entry's remaining TTL (when the store can tell it, see `Store.getWithTtl`) nor `ttl`. Bundles
+   * and `getBytes` bypass it. Every hit returns the same object, deep-frozen by default (see
    * {@link LocalOptions.freeze}). `true` for the defaults, `false` for none. Defaults to on when
    * `store` is given and is not the memory store, off otherwise.
    */
@@ -110,6 +114,27 @@ export const DEFAULT_NAMESPACE = 'stowage'
 export interface CacheTtlOptions {
   /** TTL in ms for this entry. Defaults to the cache's `ttl`. */
   readonly ttl?: number
+}
+
+/** Options of `acceptBytes`. */
+export interface AcceptBytesOptions extends CacheTtlOptions {
+  /**
+   * The claim taken with `cache.claim(key)` when the request for these bytes went out: they are
+   * stored only if no write, delete or clear of the key (a sign-out's `clear()`, here or announced
+   * by another process) came since; either way the value is returned. `acceptBytes` ends it.
+   * Defaults to none: only changes while `acceptBytes` itself runs keep the bytes out.
+   */
+  readonly claim?: CacheClaim
+}
+
+/** A claim on a key, from `cache.claim(key)`: see {@link AcceptBytesOptions.claim}. */
+export interface CacheClaim {
+  /** The key, relative to the cache's namespace. */
+  readonly key: string
+  /** Whether a write, delete or clear of the key came since the claim was taken. */
+  readonly superseded: boolean
+  /** Gives the claim back when no bytes will come (a failed request); `acceptBytes` does it itself. */
+  end(): void
 }
 
 /** Options of `set` (and of `getOrSet`, which adds its own). */

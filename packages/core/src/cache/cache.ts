@@ -1,10 +1,13 @@
 // The Cache façade (cache-api.ts says what it promises, create-cache.ts builds it): the public
-// operations of one namespace, over the tiers, the single flight, the lease and the helpers that
-// open entries and stamp tags, none of which calls back into it.
+// operations of one namespace, over the tiers, the single flight, the lease, the claims that keep
+// what began before a write from landing after it, and the helpers that open entries and stamp
+// tags, none of which calls back into it.
 import type { Cache } from './cache-api.js'
 import { CacheObserver } from './cache-observer.js'
 import {
+  type AcceptBytesOptions,
   type Bundle,
+  type CacheClaim,
   type CacheEvents,
   type CacheOperation,
   type CacheSchema,
@@ -23,11 +26,15 @@ import type { Store } from '../stores/store.js'
 import { StowageError } from '../errors/stowage-error.js'
 import { checkKey, checkTtl } from '../stores/validate.js'
 import { checkNamespace, storeKey } from './keys.js'
-import { LocalTier, type LocalEntry } from './local-tier.js'
-import { SingleFlight, type FlightOptions } from './single-flight.js'
+import type { LocalTier } from './local-tier.js'
+import type { SingleFlight, FlightOptions } from './single-flight.js'
 import { CircuitBreaker } from './breaker.js'
-import { openEntry, type Entry, type Opened, type Opener } from './entry-opener.js'
+import { openEntry, openHeader, openWritten, type Entry, type Opened, type Opener } from './entry-opener.js'
+import { claimHandle, claimOf, type Claim, type Claims } from './claims.js'
+import type { Changes, Landed } from './changes.js'
 import { underLease, type LoadLease } from './lease.js'
+import { loaderError, storeError, unusable } from './cache-errors.js'
+import { loadSettings, type LoadSettings, type WriteSettings } from './load-settings.js'
 import { checkTags, newGeneration, stampTags, TagBook, tagKey } from './tags.js'
 /** What every namespace of one cache shares; settled by createCache (create-cache.ts). */
 export interface Shared {
@@ -51,6 +58,12 @@ export interface Shared {
   /** What this process knows of the tags' generations (checked by local hits). */
   readonly tags: TagBook
   readonly channel: InvalidationChannel | undefined
+  /** The open claims of reads, loads and writes on keys (full store keys), superseded by changes. */
+  readonly claims: Claims
+  /** The loaders running, by full store key: one per key whatever the namespace object. */
+  readonly flight: SingleFlight
+  /** How a change of keys is ordered against what is in flight, and mirrored in the local tier. */
+  readonly changes: Changes
   /** Names this cache (and its namespaces) in invalidation messages. */
   readonly origin: string
   readonly messages: Codec
@@ -59,60 +72,15 @@ export interface Shared {
 
 const utf8 = new TextEncoder()
 
-interface WriteSettings {
-  readonly ttl: number | undefined
-  readonly staleFor?: number
-  readonly grace?: number
-  /** The entry's tags, checked. */
-  readonly tags?: readonly string[]
-}
-
-interface LoadSettings extends WriteSettings {
-  readonly softTimeout?: number
-  readonly hardTimeout?: number
-}
-
-/** @throws {StowageError} INVALID_ARGUMENT for a bad duration, or a stale or grace period without a ttl. */
-function loadSettings(options: GetOrSetOptions | undefined, defaultTtl: number | undefined): LoadSettings {
-  const ttl = options?.ttl ?? defaultTtl
-  const { staleFor, grace, softTimeout, hardTimeout } = options ?? {}
-  const tags = options?.tags === undefined ? undefined : checkTags(options.tags)
-  checkTtl(ttl)
-  checkTtl(staleFor, 'staleFor')
-  checkTtl(grace, 'grace')
-  checkTtl(softTimeout, 'softTimeout')
-  checkTtl(hardTimeout, 'hardTimeout')
-  if ((staleFor !== undefined || grace !== undefined) && ttl === undefined) {
-    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'staleFor and grace need a ttl: there is no stale without fresh')
-  }
-  return { ttl, staleFor, grace, softTimeout, hardTimeout, tags }
-}
-
-// Why received bytes cannot be taken in, as the error `acceptBytes` throws.
-function unusable(opened: Exclude<Opened, { entry: unknown }>, version: number): StowageError {
-  if ('storeError' in opened) return storeError('acceptBytes', opened.storeError)
-  if (StowageError.isInstance(opened.error)) return opened.error
-  const why = opened.miss === 'newer-version' ? `a newer schema version than this cache's (${version})` : `an older schema version and this cache has no migrate`
-  return new StowageError(StowageErrorCode.UNSUPPORTED_VERSION, `the envelope holds ${why}`)
-}
-
-// What a loader threw, as the error event reports it: our own errors (TIMEOUT, a store's) as they
-// are, anything else as LOADER_FAILED with the loader's error as the cause, never as a store failure.
-function loaderError(e: unknown): StowageError {
-  if (StowageError.isInstance(e)) return e
-  return new StowageError(StowageErrorCode.LOADER_FAILED, `the loader failed: ${String((e as Error)?.message ?? e)}`, { cause: e })
-}
-
-function storeError(operation: string, e: unknown): StowageError {
-  if (StowageError.isInstance(e)) return e
-  return new StowageError(StowageErrorCode.STORE_ERROR, `the store failed during ${operation}: ${String((e as Error)?.message ?? e)}`, { cause: e })
+// An entry still fresh: one another process stored, never the stale one that started a refresh.
+function fresh(entry: Entry | undefined): Entry | undefined {
+  return entry !== undefined && (entry.freshUntil === undefined || entry.freshUntil > Date.now()) ? entry : undefined
 }
 
 /** The cache of one namespace: the public operations, over what its namespaces share. */
 export class StowageCache<S extends CacheSchema> implements Cache<S> {
   private readonly prefix: string
   private readonly observer: CacheObserver
-  private readonly flight = new SingleFlight()
 
   constructor(
     private readonly shared: Shared,
@@ -136,11 +104,22 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
 
   async getBytes(key: string): Promise<Uint8Array | undefined> {
     checkKey(key)
+    const full = storeKey(this.prefix, key)
+    const claim = this.shared.claims.begin(full)
+    let bytes: Uint8Array | undefined
     try {
-      return await this.shared.store.get(storeKey(this.prefix, key))
+      bytes = await this.shared.store.get(full)
     } catch (e) {
+      this.shared.claims.end(claim)
       return this.readFailed(key, e, 'get', false)
     }
+    // The rules of `get`, from the header: an entry of a deleted tag is gone (and dropped).
+    const opened = await openHeader(this.shared.opener, this.prefix, bytes)
+    this.shared.claims.end(claim)
+    if ('bytes' in opened) return opened.bytes
+    if ('storeError' in opened) return this.readFailed(key, opened.storeError, 'get', false)
+    if (opened.drop) this.drop(claim, () => this.shared.store.delete(full))
+    return undefined
   }
 
   async setBytes(key: string, envelope: Uint8Array, options?: CacheTtlOptions): Promise<void> {
@@ -149,14 +128,8 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     checkTtl(ttl)
     const { payloadLength } = inspect(envelope)
     const full = storeKey(this.prefix, key)
-    try {
-      await this.shared.store.set(full, envelope, { ttl })
-    } catch (e) {
-      this.writeFailed('set', key, e, false)
-      return
-    }
-    this.wrote(key, undefined, { bytes: envelope, payloadLength }, false)
-    this.changed('set', [{ full }])
+    this.shared.changes.starting([full])
+    await this.put(key, full, { bytes: envelope, payloadLength }, ttl, undefined, 'set', false)
   }
 
   async openBytes(key: string, envelope: Uint8Array | undefined): Promise<never> {
@@ -164,23 +137,33 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     return (await this.open(key, envelope, 'get', true))?.value as never
   }
 
-  async acceptBytes(key: string, envelope: Uint8Array, options?: CacheTtlOptions): Promise<never> {
+  async acceptBytes(key: string, envelope: Uint8Array, options?: AcceptBytesOptions): Promise<never> {
     checkKey(key)
-    const ttl = options?.ttl ?? this.shared.ttl
-    checkTtl(ttl)
-    const bytes = withoutTags(envelope)
-    const opened = await openEntry(this.shared.opener, this.prefix, key, bytes)
-    if (!('entry' in opened)) throw unusable(opened, this.shared.version)
     const full = storeKey(this.prefix, key)
+    // Bytes that were on their way when the key was written or cleared (a sign-out) stay out.
+    const given = options?.claim === undefined ? undefined : claimOf(options.claim, full)
+    const claim = given ?? this.shared.claims.begin(full)
+    let opened: Opened
+    let bytes: Uint8Array
+    const ttl = options?.ttl ?? this.shared.ttl
     try {
-      await this.shared.store.set(full, bytes, { ttl })
-    } catch (e) {
-      this.writeFailed('set', key, e, false)
-      return opened.entry.value as never
+      checkTtl(ttl)
+      bytes = withoutTags(envelope)
+      opened = await openEntry(this.shared.opener, this.prefix, key, bytes)
+      if (!('entry' in opened)) throw unusable(opened, this.shared.version)
+    } finally {
+      this.shared.claims.end(claim)
     }
-    this.wrote(key, opened.entry.value, { bytes, payloadLength: inspect(bytes).payloadLength })
-    this.changed('set', [{ full, kept: opened.entry, size: bytes.length, ttl }])
+    if (!claim.superseded) {
+      this.shared.changes.starting([full])
+      await this.put(key, full, { bytes, payloadLength: inspect(bytes).payloadLength }, ttl, opened.entry, 'set', false)
+    }
     return opened.entry.value as never
+  }
+
+  claim(key: string): CacheClaim {
+    checkKey(key)
+    return claimHandle(this.shared.claims, key, storeKey(this.prefix, key))
   }
 
   async get(key: string): Promise<never> {
@@ -199,6 +182,7 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     const ttl = options?.ttl ?? this.shared.ttl
     checkTtl(ttl)
     const tags = options?.tags === undefined ? undefined : checkTags(options.tags)
+    this.shared.changes.starting([storeKey(this.prefix, key)])
     await this.write(key, value, { ttl, tags }, 'set', false)
   }
 
@@ -207,6 +191,9 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     const { store, messages } = this.shared
     const generations = keys.map(() => newGeneration())
     const entries = keys.map((key, i) => ({ key, value: messages.encode(generations[i]) }))
+    // A load running now may be of a tagged entry: callers from now on load afresh rather than
+    // join it (its value, stamped with the old generation, will read as a miss).
+    this.shared.flight.forgetAll(this.prefix)
     try {
       if (store.setMany) await store.setMany(entries)
       else await Promise.all(entries.map((e) => store.set(e.key, e.value)))
@@ -221,6 +208,7 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
   async delete(key: string): Promise<boolean> {
     checkKey(key)
     const full = storeKey(this.prefix, key)
+    this.shared.changes.starting([full])
     let existed = false
     try {
       existed = await this.shared.store.delete(full)
@@ -259,6 +247,8 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
       await Promise.all(entries.map((e) => this.set(e.key, e.value, { ttl: e.ttl, tags: e.tags })))
       return
     }
+    const fulls = entries.map((e) => storeKey(this.prefix, e.key))
+    this.shared.changes.starting(fulls)
     let stamps: Array<ReadonlyMap<string, number> | undefined>
     try {
       stamps = await this.stampsFor(tagsOf)
@@ -267,16 +257,20 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
       return
     }
     const encoded = await Promise.all(entries.map((e, i) => this.encode(e.value, undefined, stamps[i])))
+    const kept = await Promise.all(entries.map((e, i) => this.keepable(e.key, encoded[i] as EncodedEnvelope, 'set')))
+    const { changes } = this.shared
+    const own = fulls.map((full) => changes.writing(full))
     try {
-      await store.setMany(entries.map((e, i) => ({ key: storeKey(this.prefix, e.key), value: (encoded[i] as EncodedEnvelope).bytes, ttl: e.ttl ?? this.shared.ttl })))
+      await store.setMany(entries.map((e, i) => ({ key: fulls[i] as string, value: (encoded[i] as EncodedEnvelope).bytes, ttl: e.ttl ?? this.shared.ttl })))
     } catch (e) {
+      own.forEach((claim) => changes.failed(claim))
       this.writeFailed('set', undefined, e, false)
       return
     }
     entries.forEach((e, i) => this.wrote(e.key, e.value, encoded[i] as EncodedEnvelope))
     this.changed(
       'set',
-      entries.map((e, i) => ({ full: storeKey(this.prefix, e.key), kept: { value: e.value, freshUntil: undefined, tags: stamps[i] }, size: (encoded[i] as EncodedEnvelope).bytes.length, ttl: e.ttl ?? this.shared.ttl })),
+      entries.map((e, i) => ({ full: fulls[i] as string, kept: kept[i], own: own[i], size: (encoded[i] as EncodedEnvelope).bytes.length, ttl: e.ttl ?? this.shared.ttl })),
     )
   }
 
@@ -285,18 +279,22 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     const { store } = this.shared
     if (!store.deleteMany) return (await Promise.all(keys.map((key) => this.delete(key)))).filter(Boolean).length
     let removed = 0
+    const fulls = keys.map((key) => storeKey(this.prefix, key))
+    this.shared.changes.starting(fulls)
     try {
-      removed = await store.deleteMany(keys.map((key) => storeKey(this.prefix, key)))
+      removed = await store.deleteMany(fulls)
     } catch (e) {
       this.writeFailed('delete', undefined, e, false)
     }
     this.observer.counters.deletes += removed
-    this.changed('delete', keys.map((key) => ({ full: storeKey(this.prefix, key) })))
+    this.changed('delete', fulls.map((full) => ({ full })))
     return removed
   }
 
   async clear(): Promise<void> {
     const { store } = this.shared
+    // What was read, loaded or received before the clear (a sign-out) never lands after it.
+    this.shared.changes.starting([this.prefix], true)
     try {
       if (store.clear) await store.clear(this.prefix)
       else if (store.keys && store.deleteMany) {
@@ -317,22 +315,38 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     checkKey(key)
     if (typeof loader !== 'function') throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'getOrSet needs a loader function')
     const load = loadSettings(options, this.shared.ttl)
-    const joined = this.flight.joined(key)
+    const { flight, claims } = this.shared
+    const full = storeKey(this.prefix, key)
+    const joined = flight.joined(full)
     if (joined) return joined as Promise<never>
-    const found = this.read(key, 'getOrSet', true)
-    const entry = found instanceof Promise ? await found : found
+    // A write, delete or clear of the key from now on keeps what this call may load out of the store.
+    const claim = claims.begin(full)
+    let entry: Entry | undefined
+    try {
+      const found = this.read(key, 'getOrSet', true)
+      entry = found instanceof Promise ? await found : found
+    } catch (e) {
+      claims.end(claim)
+      throw e
+    }
     const late = entry?.freshUntil === undefined ? 0 : Date.now() - entry.freshUntil
-    if (entry !== undefined && late <= 0) return entry.value as never
-    const again = this.flight.joined(key)
-    if (entry !== undefined && late <= (load.staleFor ?? 0)) {
-      // Stale: served to every caller while one background refresh runs.
-      if (again === undefined) this.load(key, loader, load, { fallback: entry, background: true }).catch(() => {})
+    const again = flight.joined(full)
+    if (entry !== undefined && (late <= 0 || (late <= (load.staleFor ?? 0) && again !== undefined))) {
+      claims.end(claim)
       return entry.value as never
     }
-    if (again) return again as Promise<never>
+    if (entry !== undefined && late <= (load.staleFor ?? 0)) {
+      // Stale: served to every caller while one background refresh runs.
+      this.load(key, loader, load, { fallback: entry, background: true }, claim).catch(() => {})
+      return entry.value as never
+    }
+    if (again) {
+      claims.end(claim)
+      return again as Promise<never>
+    }
     // In its grace period, an older value answers for a loader that fails or is slow.
     const fallback = entry !== undefined && late <= (load.staleFor ?? 0) + (load.grace ?? 0) ? entry : undefined
-    return this.load(key, loader, load, { fallback, softTimeout: load.softTimeout, hardTimeout: load.hardTimeout }) as Promise<never>
+    return this.load(key, loader, load, { fallback, softTimeout: load.softTimeout, hardTimeout: load.hardTimeout }, claim) as Promise<never>
   }
 
   bundle<V = unknown>(key: string): Bundle<V> {
@@ -421,15 +435,18 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     if (this.shared.ownsStore) await this.shared.given.close?.()
   }
 
-  // Runs the loader once for every caller of `key` (see SingleFlight) and stores what it gives.
-  private load(key: string, loader: () => unknown, settings: LoadSettings, flight: FlightOptions): Promise<unknown> {
+  // Runs the loader once for every caller of `key` (see SingleFlight) and stores what it gives,
+  // unless the key was written, deleted or cleared since the call (its `claim`, which this ends,
+  // was superseded).
+  private load(key: string, loader: () => unknown, settings: LoadSettings, flight: FlightOptions, claim: Claim): Promise<unknown> {
+    const full = storeKey(this.prefix, key)
+    const { claims, lease, leaseTime } = this.shared
     const run = (async () => {
       let release: (() => Promise<void>) | undefined
-      const { lease, leaseTime } = this.shared
       if (lease !== undefined) {
-        // Across processes: one holder of the lease loads, the others take what it stores.
-        const full = storeKey(this.prefix, key)
-        const outcome = await underLease(lease, full, leaseTime, () => this.readStore(key, full, 'getOrSet', false))
+        // Across processes: one holder of the lease loads, the others take what it stores. Only a
+        // fresh entry is another's: the stale or in-grace one that started this load is not.
+        const outcome = await underLease(lease, full, leaseTime, async () => fresh(await this.readStore(key, full, 'getOrSet', false)))
         if ('found' in outcome) return outcome.found.value
         release = outcome.release
       }
@@ -456,16 +473,27 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
         }
         this.observer.emit('load', { namespace: this.namespace, key, ms: Date.now() - started, error: undefined })
         // A loaded value the store cannot take (or whose tags it could not read) is still the answer.
-        if (unstorable !== undefined) this.writeFailed('getOrSet', key, unstorable, true)
-        else await this.write(key, value, settings, 'getOrSet', true, stamp)
-        return value
+        if (unstorable !== undefined) {
+          this.writeFailed('getOrSet', key, unstorable, true)
+          return value
+        }
+        // As any reader will see it (a copy through the key's schema), when this cache keeps one.
+        const kept = await this.write(key, value, settings, 'getOrSet', true, stamp, claim)
+        return kept === undefined ? value : kept.value
       } finally {
         release?.().catch(() => {})
       }
     })()
-    return this.flight.start(key, run, flight, (outcome, error) => {
+    run.then(
+      () => claims.end(claim),
+      () => claims.end(claim),
+    )
+    const answer = this.shared.flight.start(full, run, flight, (outcome, error) => {
       if (error !== undefined && (outcome === 'fallback' || outcome === 'late-error')) this.failed(flight.background ? 'refresh' : 'getOrSet', key, loaderError(error))
     })
+    // The key changed between the call and now: this load answers its own caller, nobody later.
+    if (claim.superseded) this.shared.flight.forget(full)
+    return answer
   }
 
   // A hit of the in-process tier comes back as it is, without a promise: the hot path.
@@ -485,23 +513,30 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
   }
 
   private async readStore(key: string, full: string, operation: CacheOperation, count: boolean): Promise<Entry | undefined> {
-    const { local, store } = this.shared
+    const { local, store, claims } = this.shared
     let bytes: Uint8Array | undefined
     // The store's remaining TTL bounds the local copy's life (when the store can tell it).
     let ttl: number | undefined
+    // A write of the key while this read waits makes what it read too old to keep (or to drop).
+    const claim = claims.begin(full)
+    let entry: Entry | undefined
     try {
-      if (local && store.getWithTtl) {
-        const found = await store.getWithTtl(full)
-        bytes = found?.value
-        ttl = found?.ttl
-      } else {
-        bytes = await store.get(full)
+      try {
+        if (local && store.getWithTtl) {
+          const found = await store.getWithTtl(full)
+          bytes = found?.value
+          ttl = found?.ttl
+        } else {
+          bytes = await store.get(full)
+        }
+      } catch (e) {
+        return this.readFailed(key, e, operation, count)
       }
-    } catch (e) {
-      return this.readFailed(key, e, operation, count)
+      entry = await this.open(key, bytes, operation, count, () => (claim.superseded ? Promise.resolve() : store.delete(full)))
+    } finally {
+      claims.end(claim)
     }
-    const entry = await this.open(key, bytes, operation, count)
-    if (entry !== undefined && local) local.set(full, entry, (bytes as Uint8Array).length, ttl)
+    if (entry !== undefined && local && !claim.superseded) local.set(full, entry, (bytes as Uint8Array).length, ttl)
     return entry
   }
 
@@ -512,19 +547,12 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     this.observer.emit('hit', { namespace: this.namespace, key, stale, tier })
   }
 
-  // After the store took a change: mirror it in the local tier and tell the other processes.
-  // A written value is kept as it is (`kept`, with its envelope's `size`); bytes stored without
-  // their value only drop the local copy.
-  private changed(op: InvalidationMessage['op'], entries: ReadonlyArray<{ full: string; kept?: LocalEntry; size?: number; ttl?: number }>): void {
-    const { local, channel } = this.shared
-    // Deleted tags reach local copies through the tag book (see `read`).
-    if (local && op !== 'tag') {
-      for (const { full, kept, size, ttl } of entries) {
-        if (op === 'clear') local.clear(full)
-        else if (op === 'delete' || kept === undefined) local.delete(full)
-        else local.set(full, kept, size ?? 0, ttl)
-      }
-    }
+  // After the store took a change: mirror it in this process (see Changes) and tell the others.
+  // A written value is kept as decoded (`kept`, with its envelope's `size`); bytes stored without
+  // their value only drop the local copy. Deleted tags reach local copies through the tag book (see `read`).
+  private changed(op: InvalidationMessage['op'], entries: readonly Landed[]): void {
+    const { channel } = this.shared
+    if (op !== 'tag') this.shared.changes.landed(op, entries)
     if (channel) {
       for (const part of splitInvalidation({ origin: this.shared.origin, op, keys: entries.map((e) => e.full) })) {
         channel.publish(encodeInvalidation(this.shared.messages, part)).catch((e: unknown) => this.failed(op === 'tag' ? 'deleteByTag' : op, entries[0]?.full, e))
@@ -556,11 +584,7 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     }
     if ('storeError' in opened) return this.readFailed(key, opened.storeError, operation, count)
     if (opened.error !== undefined) this.failed(opened.operation ?? operation, key, opened.error)
-    if (opened.drop) {
-      Promise.resolve()
-        .then(drop)
-        .catch(() => {})
-    }
+    if (opened.drop) this.drop(undefined, drop)
     if (count) this.miss(key, opened.miss)
     return undefined
   }
@@ -580,30 +604,87 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     return stampTags(this.shared.store, this.shared.messages, this.shared.tags, this.prefix, tagsOf)
   }
 
-  // Encodes and stores a value; `stamp` is its tags' generations when the caller read them already.
-  private async write(key: string, value: unknown, settings: WriteSettings, operation: CacheOperation, returnAnyway: boolean, stamp?: ReadonlyMap<string, number>): Promise<void> {
+  // Encodes and stores a value; `stamp` is its tags' generations when the caller read them already,
+  // `claim` a loader's claim on the key (nothing is stored once another change superseded it).
+  // Resolves the entry kept for readers in this process (see `keepable`), if any.
+  private async write(
+    key: string,
+    value: unknown,
+    settings: WriteSettings,
+    operation: CacheOperation,
+    returnAnyway: boolean,
+    stamp?: ReadonlyMap<string, number>,
+    claim?: Claim,
+  ): Promise<Entry | undefined> {
     const { ttl, staleFor, grace, tags } = settings
     if (tags !== undefined && stamp === undefined) {
       try {
         stamp = (await this.stampsFor([tags]))[0]
       } catch (e) {
         this.writeFailed(operation, key, e, returnAnyway)
-        return
+        return undefined
       }
     }
     // The fresh-until time tells readers when the stale and grace periods start.
     const freshUntil = (staleFor === undefined && grace === undefined) || ttl === undefined ? undefined : Math.ceil(Date.now() + ttl)
     const encoded = await this.encode(value, freshUntil, stamp)
+    const kept = await this.keepable(key, encoded, operation)
+    if (claim?.superseded) return undefined
     const storeTtl = ttl === undefined ? undefined : ttl + (staleFor ?? 0) + (grace ?? 0)
-    const full = storeKey(this.prefix, key)
+    return (await this.put(key, storeKey(this.prefix, key), encoded, storeTtl, kept, operation, returnAnyway, { value })) ? kept : undefined
+  }
+
+  // Stores one envelope and mirrors it (see `changed`): claims on the key end before and after the
+  // store takes it; the local tier keeps `kept` only if no other change came meanwhile.
+  // `counted` is the value for the stats (none for bytes stored as they are). Resolves whether it was stored.
+  private async put(
+    key: string,
+    full: string,
+    encoded: EncodedEnvelope,
+    ttl: number | undefined,
+    kept: Entry | undefined,
+    operation: CacheOperation,
+    returnAnyway: boolean,
+    counted?: { value: unknown },
+  ): Promise<boolean> {
+    const { changes, store } = this.shared
+    const own = changes.writing(full)
     try {
-      await this.shared.store.set(full, encoded.bytes, { ttl: storeTtl })
+      await store.set(full, encoded.bytes, { ttl })
     } catch (e) {
+      changes.failed(own)
       this.writeFailed(operation, key, e, returnAnyway)
-      return
+      return false
     }
-    this.wrote(key, value, encoded)
-    this.changed('set', [{ full, kept: { value, freshUntil, tags: stamp }, size: encoded.bytes.length, ttl: storeTtl }])
+    this.wrote(key, counted?.value, encoded, counted !== undefined)
+    this.changed('set', [{ full, kept, own, size: encoded.bytes.length, ttl }])
+    return true
+  }
+
+  // What this process keeps of a value it writes: the entry any process reading the bytes gets (a
+  // decoded copy, never the caller's object, through the key's schema), when there is a local tier
+  // to keep it in or a schema whose output the caller should get. A value that fails its schema is
+  // kept nowhere: it reads as a miss here as everywhere else, and an error event says why.
+  // Without a schema the bytes are decoded only when a reader here first asks for the value.
+  private async keepable(key: string, encoded: EncodedEnvelope, operation: CacheOperation): Promise<Entry | undefined> {
+    const { local, opener } = this.shared
+    if (opener.schemaFor?.(key) === undefined) {
+      if (local === undefined) return undefined
+      const { codec } = opener
+      const { freshUntil, tags } = inspect(encoded.bytes)
+      return local.lazy(() => codec.decode(encoded.bytes), freshUntil, tags)
+    }
+    const opened = await openWritten(opener, key, encoded.bytes)
+    if ('entry' in opened) return opened.entry
+    if ('error' in opened && opened.error !== undefined) this.failed(operation, key, opened.error)
+    return undefined
+  }
+
+  // Deletes worthless bytes in the background, unless the key was written since they were read.
+  private drop(claim: Claim | undefined, remove: () => Promise<unknown>): void {
+    Promise.resolve()
+      .then(() => (claim?.superseded ? undefined : remove()))
+      .catch(() => {})
   }
 
   // Counts a value written; `hasValue` is false for envelopes stored as they are (no JSON to count).

@@ -11,11 +11,14 @@ import { createMemoryStore } from '../stores/memory-store.js'
 import type { Store } from '../stores/store.js'
 import { checkTtl } from '../stores/validate.js'
 import { CircuitBreaker } from './breaker.js'
+import { Changes } from './changes.js'
+import { Claims } from './claims.js'
 import { decodeInvalidation, INVALIDATION_CODEC_OPTIONS } from './invalidation.js'
 import { checkNamespace } from './keys.js'
 import { DEFAULT_LEASE_TIME, type LoadLease } from './lease.js'
 import { LocalTier } from './local-tier.js'
 import { compileSchemas } from './schemas.js'
+import { SingleFlight } from './single-flight.js'
 import { TagBook } from './tags.js'
 
 // Whether a store is remote (Redis, IndexedDB): the in-process tier and the breaker are on by
@@ -69,7 +72,11 @@ export function createCacheWith<S extends CacheSchema>(createCodec: (options?: C
   const guarded = breaker ? breaker.guard(store) : store
   const settled = codec !== undefined && typeof (codec as Codec).decodeEnvelopeAsync === 'function' ? (codec as Codec) : createCodec(codec as CodecOptions | undefined)
   const messages = createCodec(INVALIDATION_CODEC_OPTIONS)
-  const tags = new TagBook()
+  const local = localTier(options.local, options.store)
+  // The book only serves the local tier's hits: without one it keeps nothing.
+  const tags = new TagBook(local?.maxTags ?? 0)
+  const claims = new Claims()
+  const flight = new SingleFlight()
   const shared: Shared = {
     store: guarded,
     given: store,
@@ -84,27 +91,45 @@ export function createCacheWith<S extends CacheSchema>(createCodec: (options?: C
     readErrors,
     writeErrors,
     measureJson: options.measureJson === true,
-    local: localTier(options.local, options.store),
+    local,
     tags,
     channel: options.invalidation,
+    claims,
+    flight,
+    changes: new Changes(claims, flight, local),
     origin: Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join(''),
     messages,
     unsubscribe: undefined,
   }
-  const { local, channel } = shared
+  const { channel } = shared
+  // Every key of this cache (its children's too) starts with this.
+  const root = `${namespace}:`
   if (channel) {
     shared.unsubscribe = channel.subscribe(
       (bytes) => {
         const message = decodeInvalidation(shared.messages, bytes)
-        if (message === undefined || message.origin === shared.origin || local === undefined) return
+        if (message === undefined || message.origin === shared.origin) return
         for (const key of message.keys) {
-          if (message.op === 'clear') local.clear(key)
-          else if (message.op === 'tag') tags.invalidate(key)
-          else local.delete(key)
+          // Another process changed the key: a read, load or receipt begun here before it must not
+          // land after it (see Claims), nor may later callers join a load that began before it.
+          if (message.op === 'clear') {
+            // A clear of another application's namespace (channels may be shared) touches nothing here.
+            if (!key.startsWith(root) && !root.startsWith(key)) continue
+            claims.supersedeAll(key)
+            flight.forgetAll(key)
+            local?.clear(key)
+          } else if (message.op === 'tag') {
+            if (local) tags.invalidate(key)
+          } else {
+            claims.supersede(key)
+            flight.forget(key)
+            local?.delete(key)
+          }
         }
       },
       // Messages were lost (a subscriber reconnected): no local copy can be trusted any more.
       () => {
+        claims.supersedeAll('')
         local?.clear('')
         tags.forget()
       },

@@ -2,6 +2,7 @@
 // version, validate against the key's schema. It reports what it found and never counts, emits
 // or deletes: the cache does that with the answer.
 import type { Codec } from '../codec/codec.js'
+import { inspect } from '../codec/envelope.js'
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
 import type { Store } from '../stores/store.js'
@@ -56,6 +57,30 @@ async function tagsCurrent(opener: Opener, prefix: string, stamp: ReadonlyMap<st
   return tags.every((tag, i) => generations[i] === stamp.get(tag))
 }
 
+type StampCheck = { readonly miss: 'invalidated'; readonly drop: true } | { readonly storeError: unknown } | undefined
+
+// Checks a tag stamp against the store: `undefined` when every tag is current.
+async function checkStamp(opener: Opener, prefix: string, stamp: ReadonlyMap<string, number> | undefined): Promise<StampCheck> {
+  if (stamp === undefined) return undefined
+  try {
+    // Deleted by tag: as worthless as damaged bytes.
+    return (await tagsCurrent(opener, prefix, stamp)) ? undefined : { miss: 'invalidated', drop: true }
+  } catch (e) {
+    return { storeError: e }
+  }
+}
+
+// The entry of a decoded envelope, its value passed through the key's schema when it has one.
+async function checked(opener: Opener, key: string, value: unknown, decoded: { freshUntil?: number; tags?: ReadonlyMap<string, number> }): Promise<Opened> {
+  const schema = opener.schemaFor?.(key)
+  if (schema !== undefined) {
+    const outcome = await validated(schema, key, value)
+    if ('error' in outcome) return { miss: 'invalid', error: outcome.error }
+    value = outcome.value
+  }
+  return { entry: { value, freshUntil: decoded.freshUntil, tags: decoded.tags } }
+}
+
 /**
  * Opens the bytes stored under `key` (relative to `prefix`, the namespace and `:`).
  * @returns what was found; never throws for bad bytes, a failing `migrate` or schema.
@@ -72,14 +97,8 @@ export async function openEntry(opener: Opener, prefix: string, key: string, byt
     // stay: during a rolling deploy they are what the new writers stored.
     return { miss: reason, error: e, drop: reason === 'corrupt' }
   }
-  if (decoded.tags !== undefined) {
-    try {
-      // Deleted by tag: as worthless as damaged bytes.
-      if (!(await tagsCurrent(opener, prefix, decoded.tags))) return { miss: 'invalidated', drop: true }
-    } catch (e) {
-      return { storeError: e }
-    }
-  }
+  const stale = await checkStamp(opener, prefix, decoded.tags)
+  if (stale !== undefined) return stale
   const version = decoded.schemaVersion ?? 0
   let value = decoded.value
   if (version > opener.version) return { miss: 'newer-version' }
@@ -92,11 +111,43 @@ export async function openEntry(opener: Opener, prefix: string, key: string, byt
       return { miss: 'older-version', error, operation: 'migrate' }
     }
   }
-  const schema = opener.schemaFor?.(key)
-  if (schema !== undefined) {
-    const checked = await validated(schema, key, value)
-    if ('error' in checked) return { miss: 'invalid', error: checked.error }
-    value = checked.value
+  return checked(opener, key, value, decoded)
+}
+
+/** What {@link openHeader} found: bytes fit to hand on as they are, with their fresh-until time. */
+export type OpenedHeader =
+  | { readonly bytes: Uint8Array; readonly freshUntil: number | undefined }
+  | { readonly miss: MissReason; readonly error?: unknown; readonly drop?: boolean }
+  | { readonly storeError: unknown }
+
+/**
+ * Checks stored bytes as {@link openEntry} does, from the header alone (no decode): an envelope
+ * whose tags are all current. A header that does not read is damaged; a deleted tag makes it
+ * invalidated; both are worthless and should be deleted.
+ */
+export async function openHeader(opener: Opener, prefix: string, bytes: Uint8Array | undefined): Promise<OpenedHeader> {
+  if (bytes === undefined) return { miss: 'absent' }
+  let header
+  try {
+    header = inspect(bytes)
+  } catch (e) {
+    const reason = undecodable(e)
+    return { miss: reason, error: e, drop: reason === 'corrupt' }
   }
-  return { entry: { value, freshUntil: decoded.freshUntil, tags: decoded.tags } }
+  return (await checkStamp(opener, prefix, header.tags)) ?? { bytes, freshUntil: header.freshUntil }
+}
+
+/**
+ * The entry the bytes this cache just wrote hold, as any process reading them gets it: decoded
+ * (never the writer's own object) and passed through the key's schema. Their tags were current
+ * and their version is this cache's, so neither is checked.
+ */
+export async function openWritten(opener: Opener, key: string, bytes: Uint8Array): Promise<Opened> {
+  let decoded
+  try {
+    decoded = await opener.codec.decodeEnvelopeAsync(bytes)
+  } catch (e) {
+    return { miss: undecodable(e), error: e }
+  }
+  return checked(opener, key, decoded.value, decoded)
 }

@@ -2,6 +2,7 @@ import type { Codec } from '../codec/codec.js'
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
 import type { CodecOptions } from '../codec/options.js'
+import { inspect } from '../codec/envelope.js'
 
 /**
  * A channel shared by caches in several processes or tabs (Redis pub/sub, BroadcastChannel):
@@ -69,11 +70,14 @@ export function splitInvalidation(message: InvalidationMessage): InvalidationMes
 
 /**
  * Decodes a message; `undefined` for anything that is not a version-1 message, including bytes
- * the codec refuses. Use a codec made with {@link INVALIDATION_CODEC_OPTIONS}.
+ * the codec refuses and compressed envelopes (messages are written uncompressed, so a compressed
+ * one is not a message, and inflating it would let a few kilobytes ask every subscriber for
+ * megabytes of work). Use a codec made with {@link INVALIDATION_CODEC_OPTIONS}.
  */
 export function decodeInvalidation(codec: Codec, bytes: Uint8Array): InvalidationMessage | undefined {
   let value: unknown
   try {
+    if (inspect(bytes).compression !== 'none') return undefined
     value = codec.decode(bytes)
   } catch {
     return undefined

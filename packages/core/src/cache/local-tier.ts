@@ -23,11 +23,18 @@ export interface LocalOptions {
   readonly ttl?: number
   /**
    * Freeze plain objects and arrays (deeply) as they enter the tier, so that a caller who mutates
-   * a shared value gets a TypeError instead of changing what every other caller reads. Maps, Sets
-   * and typed arrays stay mutable. Defaults to `false`; turn it on in development
-   * (`freeze: process.env.NODE_ENV !== 'production'`) to catch code that mutates cached values.
+   * a value every caller shares gets a TypeError instead of changing what the others read (the
+   * tier keeps its own decoded copy, never the object given to `set`). Maps, Sets, Dates and typed
+   * arrays stay mutable: do not change them. A hit costs the same either way; freezing costs a walk
+   * of the value when it enters the tier. `false` shares unfrozen values. Defaults to `true`.
    */
   readonly freeze?: boolean
+  /**
+   * Most tag generations remembered to check tagged local copies against (the least recently
+   * learnt leave first; a copy whose tag was let go is read from the store again). Defaults to
+   * 20 000 ({@link DEFAULT_LOCAL_MAX_TAGS}).
+   */
+  readonly maxTags?: number
 }
 
 /** Default of {@link LocalOptions.maxEntries}. */
@@ -36,6 +43,8 @@ export const DEFAULT_LOCAL_MAX_ENTRIES = 10_000
 export const DEFAULT_LOCAL_MAX_BYTES = 64 * 1024 * 1024
 /** Default of {@link LocalOptions.ttl}. */
 export const DEFAULT_LOCAL_TTL = 10_000
+/** Default of {@link LocalOptions.maxTags}: about 3 MB of tag keys and generations. */
+export const DEFAULT_LOCAL_MAX_TAGS = 20_000
 
 /** A decoded value as the tier keeps it. */
 export interface LocalEntry {
@@ -45,7 +54,31 @@ export interface LocalEntry {
   readonly tags?: ReadonlyMap<string, number> | undefined
 }
 
-interface Slot extends LocalEntry {
+// An entry whose value is opened (decoded, and frozen when the tier freezes) the first time it is
+// read, then kept: a value this process writes costs no decode until someone here reads it.
+class LazyEntry implements LocalEntry {
+  #open: (() => unknown) | undefined
+  #value: unknown
+  constructor(
+    open: () => unknown,
+    readonly freshUntil: number | undefined,
+    readonly tags: ReadonlyMap<string, number> | undefined,
+  ) {
+    this.#open = open
+  }
+
+  get value(): unknown {
+    const open = this.#open
+    if (open !== undefined) {
+      this.#value = open()
+      this.#open = undefined
+    }
+    return this.#value
+  }
+}
+
+interface Slot {
+  readonly entry: LocalEntry
   readonly expiresAt: number
   readonly size: number
   /** Used since eviction last passed it. */
@@ -69,14 +102,23 @@ function deepFreeze(value: unknown): void {
   }
 }
 
+// The namespace of a store key with its `:` (keys have their own `:` escaped: the last one ends it).
+function namespaceOf(key: string): string {
+  return key.slice(0, key.lastIndexOf(':') + 1)
+}
+
 /** Least-recently-used decoded values with a TTL each. */
 export class LocalTier {
   private readonly slots = new Map<string, Slot>()
+  // The keys of each namespace (with its `:`), so clearing one costs its own keys, not the tier's.
+  private readonly namespaces = new Map<string, Set<string>>()
   private bytes = 0
   private readonly maxEntries: number
   private readonly maxBytes: number
   readonly ttl: number
   private readonly freeze: boolean
+  /** See {@link LocalOptions.maxTags}. */
+  readonly maxTags: number
 
   /** @throws {StowageError} INVALID_ARGUMENT for a bad option. */
   constructor(options: LocalOptions) {
@@ -85,7 +127,8 @@ export class LocalTier {
     this.maxBytes = positiveInteger('local.maxBytes', options.maxBytes, DEFAULT_LOCAL_MAX_BYTES)
     this.ttl = positiveInteger('local.ttl', options.ttl, DEFAULT_LOCAL_TTL)
     if (options.freeze !== undefined && typeof options.freeze !== 'boolean') throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'local.freeze must be a boolean')
-    this.freeze = options.freeze ?? false
+    this.freeze = options.freeze ?? true
+    this.maxTags = positiveInteger('local.maxTags', options.maxTags, DEFAULT_LOCAL_MAX_TAGS)
   }
 
   /** The live entry under `key`, marked as used; `undefined` when absent or expired. */
@@ -97,7 +140,24 @@ export class LocalTier {
       return undefined
     }
     slot.used = true
-    return slot
+    return slot.entry
+  }
+
+  /**
+   * An entry whose value `open` gives the first time it is read (frozen then, when the tier
+   * freezes), kept from then on. `open` must not fail: it reads bytes this process just wrote.
+   */
+  lazy(open: () => unknown, freshUntil: number | undefined, tags: ReadonlyMap<string, number> | undefined): LocalEntry {
+    const freeze = this.freeze
+    return new LazyEntry(
+      () => {
+        const value = open()
+        if (freeze) deepFreeze(value)
+        return value
+      },
+      freshUntil,
+      tags,
+    )
   }
 
   /**
@@ -108,9 +168,13 @@ export class LocalTier {
     this.delete(key)
     const life = ttl === undefined ? this.ttl : Math.min(ttl, this.ttl)
     if (life <= 0 || size > this.maxBytes) return
-    if (this.freeze) deepFreeze(entry.value)
-    this.slots.set(key, { value: entry.value, freshUntil: entry.freshUntil, tags: entry.tags, expiresAt: Date.now() + life, size, used: false })
+    if (this.freeze && !(entry instanceof LazyEntry)) deepFreeze(entry.value)
+    this.slots.set(key, { entry, expiresAt: Date.now() + life, size, used: false })
     this.bytes += size
+    const namespace = namespaceOf(key)
+    const keys = this.namespaces.get(namespace)
+    if (keys === undefined) this.namespaces.set(namespace, new Set([key]))
+    else keys.add(key)
     this.evict(key)
   }
 
@@ -126,8 +190,7 @@ export class LocalTier {
           continue
         }
         if (key === kept && this.slots.size > 1) continue
-        this.slots.delete(key)
-        this.bytes -= slot.size
+        this.delete(key)
         break
       }
     }
@@ -138,10 +201,20 @@ export class LocalTier {
     if (slot === undefined) return
     this.slots.delete(key)
     this.bytes -= slot.size
+    const namespace = namespaceOf(key)
+    const keys = this.namespaces.get(namespace)
+    keys?.delete(key)
+    if (keys?.size === 0) this.namespaces.delete(namespace)
   }
 
-  /** Drops every key that starts with `prefix`. */
+  /**
+   * Drops the keys under `prefix`, as a cache clears: `''` (everything) or a namespace with its
+   * `:` (that namespace and its children). Costs the namespaces held and the keys dropped, so a
+   * message of thousands of prefixes that name nothing here costs next to nothing.
+   */
   clear(prefix: string): void {
-    for (const key of [...this.slots.keys()]) if (key.startsWith(prefix)) this.delete(key)
+    for (const [namespace, keys] of [...this.namespaces]) {
+      if (namespace.startsWith(prefix)) for (const key of [...keys]) this.delete(key)
+    }
   }
 }

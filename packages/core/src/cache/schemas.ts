@@ -11,7 +11,28 @@ export type CacheSchemas = Readonly<Record<string, StandardSchemaV1>>
 /** The first schema whose pattern matches a key, or `undefined`. */
 export type SchemaFinder = (key: string) => StandardSchemaV1 | undefined
 
-const escape = (text: string) => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+/**
+ * Whether `key` matches a glob whose `*`s split it into `parts` (literal text, at least one). The
+ * first part must start the key and the last end it; the ones between are found in order, each
+ * at its leftmost place after the one before (leftmost is always safe: a later place leaves less
+ * room for the rest). No backtracking: each part is searched for once, so a read costs time
+ * linear in the key, where a regular expression with several `*`s took seconds for a 14 KB key.
+ */
+export function matchesGlob(parts: readonly string[], key: string): boolean {
+  const first = parts[0] as string
+  if (parts.length === 1) return key === first
+  const last = parts[parts.length - 1] as string
+  if (key.length < first.length + last.length || !key.startsWith(first) || !key.endsWith(last)) return false
+  const end = key.length - last.length
+  let at = first.length
+  for (let i = 1; i < parts.length - 1; i++) {
+    const part = parts[i] as string
+    const found = key.indexOf(part, at)
+    if (found < 0 || found + part.length > end) return false
+    at = found + part.length
+  }
+  return true
+}
 
 /** @throws {StowageError} INVALID_ARGUMENT for something that is not a Standard Schema. */
 export function compileSchemas(schemas: unknown): SchemaFinder | undefined {
@@ -21,9 +42,9 @@ export function compileSchemas(schemas: unknown): SchemaFinder | undefined {
     if (typeof (schema as Partial<StandardSchemaV1> | null)?.['~standard']?.validate !== 'function') {
       throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `schemas[${JSON.stringify(pattern)}] is not a Standard Schema (zod, valibot, arktype, …)`)
     }
-    return { match: new RegExp(`^${pattern.split('*').map(escape).join('[\\s\\S]*')}$`), schema: schema as StandardSchemaV1 }
+    return { parts: pattern.split('*'), schema: schema as StandardSchemaV1 }
   })
-  return (key) => compiled.find((c) => c.match.test(key))?.schema
+  return (key) => compiled.find((c) => matchesGlob(c.parts, key))?.schema
 }
 
 /** The value as the schema outputs it, or a SCHEMA_MISMATCH error naming the first issues. */

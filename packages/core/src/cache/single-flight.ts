@@ -83,6 +83,16 @@ export class SingleFlight {
     return answer
   }
 
+  /** Callers of `key` from now on start a run of their own (the key was written): the running one answers only those it has. */
+  forget(key: string): void {
+    this.flights.delete(key)
+  }
+
+  /** {@link forget} for every key under `prefix` (`''`: all). */
+  forgetAll(prefix: string): void {
+    for (const key of [...this.flights.keys()]) if (key.startsWith(prefix)) this.flights.delete(key)
+  }
+
   private leave(key: string, answer: Promise<unknown>): void {
     if (this.flights.get(key) === answer) this.flights.delete(key)
   }

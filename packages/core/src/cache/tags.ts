@@ -96,18 +96,34 @@ export async function stampTags(
  * What this process last learnt of each tag's generation (full tag keys): from the store, from
  * its own `deleteByTag`, from other processes' announcements. Local copies of tagged entries are
  * checked against it on every hit, so a deletion announced by another process drops them at once.
+ *
+ * It holds at most `maxEntries` tags, the least recently learnt leaving first, and an
+ * announcement is recorded only for a tag it already knows: every tag of a local copy was learnt
+ * when the copy was read or written, and a copy whose tag the book does not know (never learnt,
+ * or pushed out) is not trusted, so its next read asks the store. Announcements of made-up tags
+ * and years of per-entity tags therefore cost no memory beyond the bound.
  */
 export class TagBook {
   private readonly known = new Map<string, number>()
 
-  learn(key: string, generation: number | undefined): void {
-    if (generation === undefined) this.known.delete(key)
-    else this.known.set(key, generation)
+  /** @param maxEntries - most tags known at once (the local tier's `maxTags`). */
+  constructor(private readonly maxEntries: number) {}
+
+  /** How many tags the book knows. */
+  get size(): number {
+    return this.known.size
   }
 
-  /** Another process deleted the tag: its generation is unknown until read again. */
+  learn(key: string, generation: number | undefined): void {
+    this.known.delete(key)
+    if (generation === undefined) return
+    this.known.set(key, generation)
+    if (this.known.size > this.maxEntries) this.known.delete(this.known.keys().next().value as string)
+  }
+
+  /** Another process deleted the tag: its generation is unknown until read again (a tag the book does not know needs no note). */
   invalidate(key: string): void {
-    this.known.set(key, INVALIDATED)
+    if (this.known.has(key)) this.known.set(key, INVALIDATED)
   }
 
   /** Messages may have been lost: nothing learnt from them can be trusted. */
@@ -115,11 +131,10 @@ export class TagBook {
     this.known.clear()
   }
 
-  /** Whether every tag of `stamp` (tag → generation, tags under `prefix`) still has its generation, as far as this process knows. */
+  /** Whether every tag of `stamp` (tag → generation, tags under `prefix`) is known to still have its generation. */
   current(prefix: string, stamp: ReadonlyMap<string, number>): boolean {
     for (const [tag, generation] of stamp) {
-      const known = this.known.get(tagKey(prefix, tag))
-      if (known !== undefined && known !== generation) return false
+      if (this.known.get(tagKey(prefix, tag)) !== generation) return false
     }
     return true
   }

@@ -3,7 +3,7 @@
 // `@stowage/core/otel`, imports the API: the main entry costs nothing without it.
 import { metrics, SpanStatusCode, trace, type Attributes, type MeterProvider, type Span, type Tracer, type TracerProvider } from '@opentelemetry/api'
 import type { Cache } from '../cache/cache-api.js'
-import type { Bundle, CacheEvents, CacheSchema, CacheSetOptions, CacheStats, CacheTtlOptions, GetOrSetOptions } from '../cache/cache-types.js'
+import type { AcceptBytesOptions, Bundle, CacheClaim, CacheEvents, CacheSchema, CacheSetOptions, CacheStats, CacheTtlOptions, GetOrSetOptions } from '../cache/cache-types.js'
 import type { Codec } from '../codec/codec.js'
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
@@ -101,8 +101,12 @@ class InstrumentedCache implements Cache {
     return this.inner.openBytes(key, envelope) as Promise<never>
   }
 
-  acceptBytes(key: string, envelope: Uint8Array, options?: CacheTtlOptions): Promise<never> {
+  acceptBytes(key: string, envelope: Uint8Array, options?: AcceptBytesOptions): Promise<never> {
     return this.inner.acceptBytes(key, envelope, options) as Promise<never>
+  }
+
+  claim(key: string): CacheClaim {
+    return this.inner.claim(key)
   }
 
   delete(key: string): Promise<boolean> {

@@ -1,0 +1,37 @@
+// The options of one getOrSet, checked and settled once: what its load and its write go by.
+import type { GetOrSetOptions } from './cache-types.js'
+import { StowageErrorCode } from '../errors/error-codes.js'
+import { StowageError } from '../errors/stowage-error.js'
+import { checkTtl } from '../stores/validate.js'
+import { checkTags } from './tags.js'
+
+/** How one write stores its value, settled from the call's options. */
+export interface WriteSettings {
+  readonly ttl: number | undefined
+  readonly staleFor?: number
+  readonly grace?: number
+  /** The entry's tags, checked. */
+  readonly tags?: readonly string[]
+}
+
+/** How one getOrSet loads and stores. */
+export interface LoadSettings extends WriteSettings {
+  readonly softTimeout?: number
+  readonly hardTimeout?: number
+}
+
+/** @throws {StowageError} INVALID_ARGUMENT for a bad duration, or a stale or grace period without a ttl. */
+export function loadSettings(options: GetOrSetOptions | undefined, defaultTtl: number | undefined): LoadSettings {
+  const ttl = options?.ttl ?? defaultTtl
+  const { staleFor, grace, softTimeout, hardTimeout } = options ?? {}
+  const tags = options?.tags === undefined ? undefined : checkTags(options.tags)
+  checkTtl(ttl)
+  checkTtl(staleFor, 'staleFor')
+  checkTtl(grace, 'grace')
+  checkTtl(softTimeout, 'softTimeout')
+  checkTtl(hardTimeout, 'hardTimeout')
+  if ((staleFor !== undefined || grace !== undefined) && ttl === undefined) {
+    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'staleFor and grace need a ttl: there is no stale without fresh')
+  }
+  return { ttl, staleFor, grace, softTimeout, hardTimeout, tags }
+}

@@ -1,0 +1,100 @@
+// The in-process tier holds what any process reads from the store: a decoded copy through the
+// key's schema, never the caller's own object, frozen by default (issue #20 items 7 and 8).
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { createCache, createMemoryStore, StowageErrorCode } from '../src/index.js'
+import { heldStore, record } from './cache-helpers.js'
+
+const User = z.object({ id: z.number(), role: z.string().default('user') })
+
+describe('Cache: one schema rule in the writing process and everywhere else', () => {
+  it('a value set in this process reads back as its schema outputs it, as in another process', async () => {
+    const { store } = heldStore()
+    const cache = createCache({ store, namespace: 's', schemas: { 'user:*': User } })
+    await cache.set('user:1', { id: 1 } as never) // the schema's input; set() is typed with its output
+    const elsewhere = createCache({ store, namespace: 's', schemas: { 'user:*': User } })
+    expect(await elsewhere.get('user:1')).toStrictEqual({ id: 1, role: 'user' })
+    expect(await cache.get('user:1')).toStrictEqual({ id: 1, role: 'user' })
+  })
+
+  it('setMany keeps the same copies: the schema’s output, never the caller’s objects', async () => {
+    const cache = createCache({ store: createMemoryStore(), namespace: 's', local: true, schemas: { 'user:*': User } })
+    const mine = { id: 4 }
+    await cache.setMany([{ key: 'user:4', value: mine as never }])
+    mine.id = 999
+    expect(await cache.get('user:4')).toStrictEqual({ id: 4, role: 'user' })
+  })
+
+  it('a value that fails its schema is a miss here too, and the write reports it', async () => {
+    const { store } = heldStore()
+    const cache = createCache({ store, namespace: 's', schemas: { 'user:*': User } })
+    const errors = record(cache, 'error')
+    await cache.set('user:2', { id: 'two' } as never)
+    expect(errors.map((e) => [e.operation, e.error.code])).toStrictEqual([['set', StowageErrorCode.SCHEMA_MISMATCH]])
+    expect(await cache.get('user:2')).toBeUndefined()
+    expect(await createCache({ store, namespace: 's', schemas: { 'user:*': User } }).get('user:2')).toBeUndefined()
+  })
+
+  it('getOrSet returns the loaded value as its schema outputs it, with or without a local tier', async () => {
+    for (const local of [true, false]) {
+      const cache = createCache({ namespace: 's', local, schemas: { 'user:*': User } })
+      expect(await cache.getOrSet('user:3', () => ({ id: 3 }) as never)).toStrictEqual({ id: 3, role: 'user' })
+      expect(await cache.get('user:3')).toStrictEqual({ id: 3, role: 'user' })
+    }
+  })
+})
+
+describe('Cache: values the local tier shares', () => {
+  it('a caller cannot change what later gets return: values are frozen by default', async () => {
+    const { store } = heldStore()
+    const cache = createCache({ store, namespace: 'm' }) // the local tier is on in front of a remote store
+    await createCache({ store, namespace: 'm', local: false }).set('k', { n: 1, list: [{ deep: 1 }] })
+    const a = (await cache.get('k')) as { n: number; list: Array<{ deep: number }> }
+    expect(() => {
+      a.n = 999
+    }).toThrow(TypeError)
+    expect(() => {
+      a.list[0]!.deep = 999
+    }).toThrow(TypeError)
+    expect(await cache.get('k')).toStrictEqual({ n: 1, list: [{ deep: 1 }] })
+  })
+
+  it('set() keeps its own copy: the caller’s object stays the caller’s, mutable, and its changes reach nobody', async () => {
+    const { store } = heldStore()
+    const cache = createCache({ store, namespace: 'm' })
+    const mine = { n: 1 }
+    await cache.set('k', mine)
+    mine.n = 999
+    expect(Object.isFrozen(mine)).toBe(false)
+    expect(await cache.get('k')).toStrictEqual({ n: 1 })
+  })
+
+  it('set() decodes its copy only when a reader here first asks for it, once; getOrSet callers get the frozen copy', async () => {
+    class Point {
+      constructor(readonly x: number) {}
+    }
+    let decodes = 0
+    const codec = { extensions: [{ type: 1, class: Point, encode: (p: Point) => p.x, decode: (x: number) => (decodes++, new Point(x)) }] }
+    const { store } = heldStore()
+    const cache = createCache({ store, namespace: 'm', codec })
+    await cache.set('k', { at: new Point(1) })
+    expect(decodes).toBe(0)
+    const a = (await cache.get('k')) as { at: Point }
+    expect([decodes, a.at.x, Object.isFrozen(a)]).toStrictEqual([1, 1, true])
+    expect(await cache.get('k')).toBe(a)
+    expect(decodes).toBe(1)
+    const loaded = { at: new Point(2) }
+    const got = (await cache.getOrSet('l', async () => loaded)) as { at: Point }
+    expect([got === loaded, got.at.x, Object.isFrozen(got), Object.isFrozen(loaded)]).toStrictEqual([false, 2, true, false])
+    expect(await cache.get('l')).toBe(got)
+  })
+
+  it('freeze: false is the documented fast path: one shared, mutable object per key', async () => {
+    const { store } = heldStore()
+    const cache = createCache({ store, namespace: 'm', local: { freeze: false } })
+    await cache.set('k', { n: 1 })
+    const a = (await cache.get('k')) as { n: number }
+    expect(Object.isFrozen(a)).toBe(false)
+    expect(await cache.get('k')).toBe(a)
+  })
+})

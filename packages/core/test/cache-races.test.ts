@@ -1,0 +1,213 @@
+// What began before a write, delete or clear never lands after it: reads that fill the local tier,
+// getOrSet loaders and refreshes, acceptBytes (issue #20 items 4-6, issue #24 item 5).
+import { describe, expect, it } from 'vitest'
+import { createCache, createCodec, StowageErrorCode, type Cache, type GetOrSetOptions, type LoadLease } from '../src/index.js'
+import { cuttableChannels, gate, heldStore, sleep, until } from './cache-helpers.js'
+
+describe('Cache: a read in flight and a write', () => {
+  // A cache whose get of `k` (holding 'old') is on the wire while `write` runs.
+  async function writeDuringGet(write: (cache: Cache) => Promise<unknown>): Promise<Cache> {
+    const { store, state, release, waiting } = heldStore()
+    await createCache({ store, namespace: 'r', local: false }).set('k', 'old')
+    const cache = createCache({ store, namespace: 'r' })
+    state.held = true
+    const inFlight = cache.get('k')
+    await until(async () => waiting.length === 1)
+    await write(cache)
+    release()
+    expect(await inFlight).toBe('old') // it asked before the write
+    return cache
+  }
+
+  it('a get that began before a delete does not put the old value back in the local tier', async () => {
+    const cache = await writeDuringGet((c) => c.delete('k'))
+    expect(await cache.get('k')).toBeUndefined()
+  })
+
+  it('a get that began before a set does not replace the new value with the old one', async () => {
+    const cache = await writeDuringGet((c) => c.set('k', 'new'))
+    expect(await cache.get('k')).toBe('new')
+  })
+
+  it('across processes: a get in flight when another process’s set is announced keeps nothing old', async () => {
+    const { store, state, release, waiting } = heldStore()
+    const { channels } = cuttableChannels(2) // a channel like the BroadcastChannel one, that also runs where there is none (workerd)
+    const [a, b] = channels.map((invalidation) => createCache({ store, namespace: 'x', invalidation }))
+    await a!.set('k', 'old')
+    state.held = true
+    const inFlight = b!.get('k')
+    await until(async () => waiting.length === 1)
+    state.held = false
+    await a!.set('k', 'new')
+    release()
+    expect(await inFlight).toBe('old')
+    expect(await b!.get('k')).toBe('new')
+    await Promise.all([a!.close(), b!.close()])
+  })
+})
+
+describe('Cache: a refresh or a load in flight and a write', () => {
+  const swr = { ttl: 30, staleFor: 60_000 }
+
+  // A cache whose entry `k` is stale, with a refresh (its loader waiting on `slow`) under way.
+  async function refreshing(options: GetOrSetOptions) {
+    const cache = createCache()
+    await cache.getOrSet('k', () => 'v1', options)
+    await sleep(50) // stale
+    const slow = gate<string>()
+    expect(await cache.getOrSet('k', () => slow.promise, options)).toBe('v1') // the refresh starts
+    const land = async () => {
+      slow.open('refreshed before the write')
+      await sleep(20)
+    }
+    return { cache, land }
+  }
+
+  it('set during a stale-while-revalidate refresh: getOrSet returns the new value, and the refresh never overwrites it', async () => {
+    const { cache, land } = await refreshing(swr)
+    await cache.set('k', 'mine')
+    expect(await cache.getOrSet('k', () => 'unused', swr)).toBe('mine')
+    await land()
+    expect(await cache.get('k')).toBe('mine')
+  })
+
+  it('delete during a refresh: the refresh does not bring the key back', async () => {
+    const { cache, land } = await refreshing(swr)
+    await cache.delete('k')
+    await land()
+    expect(await cache.get('k')).toBeUndefined()
+    expect(await cache.getOrSet('k', () => 'after the delete', swr)).toBe('after the delete')
+  })
+
+  it('deleteByTag during a refresh: getOrSet loads afresh instead of answering with the invalidated value', async () => {
+    const tagged = { ...swr, tags: ['posts'] }
+    const { cache, land } = await refreshing(tagged)
+    await cache.deleteByTag('posts')
+    expect(await cache.getOrSet('k', () => 'after the deletion', tagged)).toBe('after the deletion')
+    await land()
+    expect(await cache.get('k')).toBe('after the deletion')
+  })
+
+  it('a load that began before a set answers its own callers but does not overwrite the set', async () => {
+    const cache = createCache()
+    const slow = gate<string>()
+    const loading = cache.getOrSet('k', () => slow.promise)
+    await cache.set('k', 'mine')
+    slow.open('loaded before the set')
+    expect(await loading).toBe('loaded before the set')
+    expect(await cache.get('k')).toBe('mine')
+  })
+})
+
+describe('Cache: clear() while something is in flight (a sign-out)', () => {
+  it('a getOrSet loader that began before clear() stores nothing, and callers after the clear do not join it', async () => {
+    const cache = createCache({ namespace: 'app' })
+    const userA = gate<{ user: string }>()
+    const before = cache.getOrSet('me', () => userA.promise)
+    await cache.clear()
+    const after = cache.getOrSet('me', async () => ({ user: 'B' }))
+    userA.open({ user: 'A' })
+    expect(await before).toStrictEqual({ user: 'A' })
+    expect(await after).toStrictEqual({ user: 'B' })
+    expect(await cache.get('me')).toStrictEqual({ user: 'B' })
+  })
+
+  it('a parent namespace’s clear stops a child namespace’s load from landing', async () => {
+    const cache = createCache({ namespace: 'app' })
+    const child = cache.withNamespace('user')
+    const userA = gate<string>()
+    const loading = child.getOrSet('profile', () => userA.promise)
+    await cache.clear()
+    userA.open('A')
+    await loading
+    expect(await child.get('profile')).toBeUndefined()
+  })
+
+  it('an acceptBytes that began before clear() and resolves after it stores nothing', async () => {
+    const migrating = gate()
+    const { store, inner } = heldStore()
+    const cache = createCache({
+      store,
+      namespace: 'client',
+      version: 2,
+      migrate: async (value) => {
+        await migrating.promise
+        return value
+      },
+    })
+    const received = createCodec({ schemaVersion: 1 }).encode({ user: 'A' })
+    const accepting = cache.acceptBytes('/api/me', received)
+    await sleep(10)
+    await cache.clear()
+    migrating.open()
+    expect(await accepting).toStrictEqual({ user: 'A' }) // the caller that asked before the sign-out
+    expect(await inner.get('client:/api/me')).toBeUndefined()
+    expect(await cache.get('/api/me')).toBeUndefined()
+  })
+})
+
+describe('Cache: claim(key) for bytes on their way', () => {
+  it('bytes requested before clear() and accepted after it are not stored when the claim was taken at the request', async () => {
+    const cache = createCache({ namespace: 'client' })
+    const envelope = (user: string) => createCodec().encode({ user })
+    const claim = cache.claim('/api/me') // the request goes out
+    await cache.clear() // sign-out
+    expect(claim.superseded).toBe(true)
+    expect(await cache.acceptBytes('/api/me', envelope('A'), { claim })).toStrictEqual({ user: 'A' })
+    expect(await cache.get('/api/me')).toBeUndefined()
+    const next = cache.claim('/api/me') // nothing changes the key meanwhile: stored
+    expect(await cache.acceptBytes('/api/me', envelope('B'), { claim: next })).toStrictEqual({ user: 'B' })
+    expect(await cache.get('/api/me')).toStrictEqual({ user: 'B' })
+    await expect(cache.acceptBytes('/other', envelope('C'), { claim: cache.claim('/api/me') })).rejects.toMatchObject({ code: StowageErrorCode.INVALID_ARGUMENT })
+    await expect(cache.acceptBytes('/other', envelope('C'), { claim: { key: '/other', superseded: false, end() {} } })).rejects.toMatchObject({ code: StowageErrorCode.INVALID_ARGUMENT })
+    expect(await cache.get('/other')).toBeUndefined()
+  })
+})
+
+describe('Cache: a lease and a stale entry', () => {
+  const free: LoadLease = { acquire: async () => async () => {} }
+
+  it('stale-while-revalidate refreshes under a lease: the stale entry is not taken for another holder’s value', async () => {
+    const cache = createCache({ lease: free })
+    let version = 0
+    const loader = () => `v${++version}`
+    const options = { ttl: 30, staleFor: 60_000 }
+    expect(await cache.getOrSet('k', loader, options)).toBe('v1')
+    await sleep(50)
+    expect(await cache.getOrSet('k', loader, options)).toBe('v1') // stale, one refresh starts
+    await until(async () => version === 2)
+    await until(async () => (await cache.getOrSet('k', loader, options)) === 'v2')
+    await sleep(50)
+    await cache.getOrSet('k', loader, options)
+    await until(async () => version === 3)
+  })
+
+  it('grace under a lease: past ttl the loader runs and its value answers', async () => {
+    const cache = createCache({ lease: free })
+    const options = { ttl: 30, grace: 60_000 }
+    expect(await cache.getOrSet('k', () => 'v1', options)).toBe('v1')
+    await sleep(50)
+    expect(await cache.getOrSet('k', () => 'v2', options)).toBe('v2')
+  })
+
+  it('a fresh value another holder stored while this process waited for the lease is taken as it is', async () => {
+    const holder = gate()
+    let acquired = 0
+    const lease: LoadLease = {
+      acquire: async () => {
+        if (acquired++ === 0) return undefined // someone else holds it first
+        await holder.promise
+        return async () => {}
+      },
+    }
+    const store = heldStore()
+    const other = createCache({ store: store.store, namespace: 'n', local: false })
+    const cache = createCache({ store: store.store, namespace: 'n', lease, local: false })
+    let loads = 0
+    const waiting = cache.getOrSet('k', () => `mine ${++loads}`, { ttl: 10_000 })
+    await other.set('k', 'from the holder', { ttl: 10_000 })
+    holder.open()
+    expect(await waiting).toBe('from the holder')
+    expect(loads).toBe(0)
+  })
+})
