@@ -1,9 +1,18 @@
 // The client half: fetch an envelope from a server that uses serve.ts (or any server that sends
-// envelopes), keep it in a Cache exactly as received, and revalidate it with the ETag computed
-// from the stored bytes themselves (etag.ts): the validator cannot fall out of step with the value.
-import { StowageError, StowageErrorCode, withoutTags, type Cache } from '@stowage/core'
+// envelopes), keep it in a Cache (inflated once in browsers, so later reads decode without
+// inflating in JavaScript), and revalidate it with the server's own validator, kept in the
+// envelope's header (withValidator), or else the ETag computed from the stored bytes (etag.ts).
+// What may be kept and when a kept copy may answer is fetch-policy.ts's; the exchange itself (a
+// deadline, a bounded body) is fetch-transport.ts's.
+import { inspect, StowageError, StowageErrorCode, withoutTags, withValidator, type Cache, type CacheClaim, type HttpValidator } from '@stowage/core'
 import { envelopeEtag } from './etag.js'
+import { crossOrigin, crossOriginRedirect, keepDecision, onErrorStatus } from './fetch-policy.js'
+import { isRedirect, online, pageUrl, readBody, startDeadline, type Deadline } from './fetch-transport.js'
 import { STOWAGE_MEDIA_TYPE } from './media-type.js'
+import { scopedCache } from './scope.js'
+
+/** Default of {@link FetchCachedOptions.timeout}: 30 s for the headers and the body together. */
+export const DEFAULT_FETCH_TIMEOUT = 30_000
 
 /** Options of {@link fetchCached}. */
 export interface FetchCachedOptions {
@@ -13,12 +22,39 @@ export interface FetchCachedOptions {
   readonly cache: Cache<any>
   /** The cache key. Defaults to the URL. */
   readonly key?: string
-  /** TTL of the stored entry, in ms. Defaults to the cache's. */
+  /**
+   * Whose entry this is: the app sets it at sign-in (a user id, or a hash of one: letters, digits,
+   * `_`, `-`, `.`), and the entry lives in that user's partition of the cache (`scopedCache`), which
+   * `signOut` wipes. Responses bound to who asked (`Cache-Control: private`, `Vary: Cookie` or
+   * `Authorization`, a request with `Authorization`) are kept only in a scope. Defaults to none:
+   * the entry is shared by everyone who uses this browser profile.
+   */
+  readonly scope?: string
+  /**
+   * TTL of the stored entry, in ms: how long a kept copy is kept, and so may answer when the
+   * server cannot. A response's `stale-if-error` shortens it. Defaults to the cache's.
+   */
   readonly ttl?: number
-  /** Extra request options (headers are merged). Defaults to none. */
+  /**
+   * The app's opt-in to serve a kept copy for this long (ms after it was received) when the
+   * request fails or the server answers 500/502/503/504, whatever the response's `Cache-Control`
+   * says (`must-revalidate`, `stale-if-error`); never for `no-store`. Defaults to none: the
+   * response's own directives decide (see the README's caching rules).
+   */
+  readonly staleIfError?: number
+  /** The longest wait for the headers and the body together, in ms (`Infinity`: none). Defaults to {@link DEFAULT_FETCH_TIMEOUT} (30 s). */
+  readonly timeout?: number
+  /** Extra request options (headers are merged; `signal` is joined to the timeout). Defaults to none. */
   readonly init?: RequestInit
   /** The fetch function. Defaults to `globalThis.fetch`. */
   readonly fetch?: typeof globalThis.fetch
+  /**
+   * Keep a deflated envelope inflated (`codec.inflateEnvelopeAsync`), with the server's validator
+   * in its header so that revalidation still works: later reads then decode without inflating,
+   * which browsers do in JavaScript (fflate) on every read otherwise. Costs disk: the envelope is
+   * kept at its MessagePack size. Defaults to `true` in browsers and workers, `false` elsewhere.
+   */
+  readonly inflate?: boolean
   /**
    * The largest response body read, in bytes: a larger `Content-Length` is refused before reading,
    * a body without one is cut off as soon as it passes. Defaults to the codec's `maxBytes` plus
@@ -33,100 +69,221 @@ export type FetchSource = 'network' | 'revalidated' | 'offline' | 'stale'
 /** A value with how it was obtained. */
 export interface FetchCachedResult<T> {
   readonly value: T
-  /** `network`: new bytes, now stored; `revalidated`: 304, the stored bytes; `offline`: the request failed, the stored bytes; `stale`: the server answered an error, the stored bytes. */
+  /** `network`: new bytes (kept when the caching rules allow); `revalidated`: 304, the stored bytes; `offline`: the request failed or timed out, the stored bytes; `stale`: the server answered 500/502/503/504, the stored bytes. */
   readonly source: FetchSource
-  /** The envelope the value was decoded from, exactly as stored. */
+  /** The envelope the value was decoded from, exactly as stored (or as received, when not kept). */
   readonly bytes: Uint8Array
   /** The bytes' ETag (computed from them, as the server does). */
   readonly etag: string
+  /** Whether the bytes are in the cache now. */
+  readonly kept: boolean
+  /**
+   * What went wrong on the way, when something did: the failure a stored copy answers for
+   * (`offline`: STORE_ERROR or TIMEOUT, naming a likely CORS refusal when the browser is online;
+   * `stale`: STORE_ERROR with the `Response` as cause), or, with `network`, a revalidation the
+   * browser refused (the server does not answer the CORS preflight `If-None-Match` needs) that was
+   * retried without it. Undefined when nothing did.
+   */
+  readonly problem?: StowageError
 }
 
 const HEADER_ALLOWANCE = 1024
 
-// The body, read as it streams in, never past `limit` bytes.
-async function readBody(response: Response, limit: number, url: string): Promise<Uint8Array> {
-  const tooLarge = (what: string) => new StowageError(StowageErrorCode.LIMIT_EXCEEDED, `the response from ${url} is ${what}, more than maxBytes (${limit})`)
-  const declared = Number(response.headers.get('Content-Length') ?? NaN)
-  if (declared > limit) {
-    await response.body?.cancel().catch(() => {})
-    throw tooLarge(`${declared} bytes by its Content-Length`)
-  }
-  if (response.body === null) return new Uint8Array(0)
-  const reader = response.body.getReader()
-  const chunks: Uint8Array[] = []
-  let total = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    total += value.length
-    if (total > limit) {
-      await reader.cancel().catch(() => {})
-      throw tooLarge(`over ${total} bytes so far`)
-    }
-    chunks.push(value)
-  }
-  if (chunks.length === 1) return chunks[0] as Uint8Array
-  const out = new Uint8Array(total)
-  let at = 0
-  for (const chunk of chunks) {
-    out.set(chunk, at)
-    at += chunk.length
-  }
-  return out
-}
+type Exchange = { readonly response: Response; readonly bytes?: Uint8Array; readonly problem?: StowageError } | { readonly failure: StowageError }
 
 /**
  * Fetches a Stowage envelope over HTTP and keeps the received bytes in the cache as they are (no
- * re-encode), through the Cache: schema version and `migrate`, the key's schema, stats and
- * events apply. With a usable stored copy it revalidates (`If-None-Match` with the copy's ETag;
- * a 304 keeps it); when the network fails or the server answers an error, it serves the stored
- * copy. A damaged or unusable stored copy counts as none.
+ * re-encode), through the Cache: schema version and `migrate`, the key's schema, stats and events
+ * apply. With a usable stored copy it revalidates (`If-None-Match` with the copy's ETag; a 304
+ * keeps it). The caching rules (README, "Caching rules"): `no-store`, `Vary` and `private` are
+ * honoured; a stored copy answers only for a failed request or a 500/502/503/504; a 401, 403, 404
+ * or 410 deletes it and rejects; a redirect to another origin is refused. A damaged or unusable
+ * stored copy counts as none.
  *
- * @returns the value, where it came from, the envelope and its ETag.
- * @throws {StowageError} STORE_ERROR when the request fails (or the server errs) and nothing usable
- *   is stored; LIMIT_EXCEEDED for a body over `maxBytes`; BAD_MAGIC and the other decode codes,
+ * @returns the value, where it came from, the envelope, its ETag, whether it is kept and what went wrong.
+ * @throws {StowageError} STORE_ERROR when the request fails, the server answers another error (its
+ *   `Response` is the cause: `cause.status`) or redirects to another origin, and no stored copy may
+ *   answer; TIMEOUT past `timeout` with no stored copy; LIMIT_EXCEEDED for a body over `maxBytes`;
+ *   INVALID_ARGUMENT for a bad `scope` or key; BAD_MAGIC and the other decode codes,
  *   UNSUPPORTED_VERSION, SCHEMA_MISMATCH when the response is not an envelope this cache can use.
  */
 export async function fetchCachedWithInfo<T = unknown>(url: string, options: FetchCachedOptions): Promise<FetchCachedResult<T>> {
-  const { cache, key = url, ttl, init } = options
-  const fetchFn = options.fetch ?? globalThis.fetch
+  const { key = url } = options
+  const cache = options.scope === undefined ? options.cache : scopedCache(options.cache, options.scope)
+  // Taken before anything is read or requested: a set, delete or clear (a sign-out) of the key
+  // that comes while the request is out means its answer is not stored (acceptBytes checks).
+  const claim = cache.claim(key)
+  try {
+    return await fetchClaimed<T>(url, options, cache, key, claim)
+  } finally {
+    claim.end()
+  }
+}
+
+async function fetchClaimed<T>(
+  url: string,
+  options: FetchCachedOptions,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  cache: Cache<any>,
+  key: string,
+  claim: CacheClaim,
+): Promise<FetchCachedResult<T>> {
+  const { init } = options
   const limit = options.maxBytes ?? cache.codec.options.maxBytes + HEADER_ALLOWANCE
-  let stored = await cache.getBytes(key)
-  // Opened as get would (a hit or a miss in the stats); a copy the cache cannot use counts as none.
-  const storedValue = await cache.openBytes(key, stored)
-  if (storedValue === undefined) stored = undefined
-  const fromStore = (source: FetchSource): FetchCachedResult<T> => ({ value: storedValue as T, source, bytes: stored as Uint8Array, etag: envelopeEtag(stored as Uint8Array) })
-  const headers = new Headers(init?.headers)
-  headers.set('Accept', STOWAGE_MEDIA_TYPE)
-  if (stored !== undefined) headers.set('If-None-Match', envelopeEtag(stored))
-  let response: Response
+  const page = pageUrl()
+  const requestCrossOrigin = page !== undefined && crossOrigin(url, page, page)
+  const found = await cache.getBytes(key)
+  const deadline = startDeadline(options.timeout ?? DEFAULT_FETCH_TIMEOUT, init?.signal)
+  let storedValue: unknown
+  let exchange: Exchange
   try {
-    response = await fetchFn(url, { ...init, headers })
-  } catch (e) {
-    if (stored !== undefined) return fromStore('offline')
-    throw new StowageError(StowageErrorCode.STORE_ERROR, `fetching ${url} failed and nothing is cached`, { cause: e })
+    // The request goes out first and the stored copy is decoded while it is out: a reload pays
+    // the decode and the round trip side by side, not one after the other.
+    const validator = found === undefined ? undefined : revalidator(found)
+    const context = { deadline, limit, crossOrigin: requestCrossOrigin }
+    // Opened as get would (a hit or a miss in the stats); a copy the cache cannot use counts as none.
+    ;[exchange, storedValue] = await Promise.all([exchangeWith(url, options, validator, context), cache.openBytes(key, found)])
+    // A 304 to the validator of a copy that cannot be used says nothing: asked again without it.
+    if (storedValue === undefined && validator !== undefined && 'response' in exchange && exchange.response.status === 304) {
+      exchange = await exchangeWith(url, options, undefined, context)
+    }
+  } finally {
+    deadline.clear()
   }
-  if (response.status === 304 && stored !== undefined) return fromStore('revalidated')
-  if (!response.ok) {
+  const stored = storedValue === undefined ? undefined : found
+  const fromStore = (source: FetchSource, problem?: StowageError): FetchCachedResult<T> => ({ value: storedValue as T, source, bytes: stored!, etag: envelopeEtag(stored!), kept: true, problem })
+  if ('failure' in exchange) {
+    if (stored !== undefined && !deadline.aborted()) return fromStore('offline', exchange.failure)
+    throw exchange.failure
+  }
+  const { response, problem } = exchange
+  if (response.status === 304 && stored !== undefined) return fromStore('revalidated', problem)
+  if (crossOriginRedirect(url, response, page)) {
+    await cache.delete(key)
+    throw new StowageError(StowageErrorCode.STORE_ERROR, `${url} redirected to another origin (${new URL(response.url).origin}): refused, as its answer would be kept under this URL`, { cause: response })
+  }
+  if (response.status !== 200 || exchange.bytes === undefined) {
+    const failure = new StowageError(StowageErrorCode.STORE_ERROR, `fetching ${url} failed: HTTP ${response.status} ${response.statusText}`.trimEnd(), { cause: response })
+    const action = onErrorStatus(response.status)
+    if (action === 'stale' && stored !== undefined) return fromStore('stale', failure)
+    if (action === 'drop' && found !== undefined) await cache.delete(key)
+    throw failure
+  }
+  const received = await named(url, response, exchange.bytes, async (b) => withoutTags(b))
+  const decision = keepDecision({ headers: new Headers(init?.headers), credentials: init?.credentials, crossOrigin: requestCrossOrigin, scoped: options.scope !== undefined, staleIfError: options.staleIfError, ttl: options.ttl }, response)
+  if (decision.keep) {
+    const bytes = await named(url, response, received, (b) => keptForm(cache, b, response, options.inflate ?? inBrowser()))
+    // Opened before it is kept: bytes this cache cannot use are never stored.
+    const value = await named(url, response, bytes, (b) => cache.acceptBytes(key, b, { ttl: decision.ttl, claim }) as Promise<T>)
+    // A write, delete or clear (a sign-out) that came while the request was out: not stored.
+    return { value, source: 'network', bytes, etag: envelopeEtag(bytes), kept: !claim.superseded, problem }
+  }
+  const bytes = received
+  // Not to be kept: any older copy goes too, and the value is opened as get would, without storing.
+  if (found !== undefined) await cache.delete(key)
+  const value = await named(url, response, bytes, (b) => openUnkept<T>(cache, key, b))
+  return { value, source: 'network', bytes, etag: envelopeEtag(bytes), kept: false, problem }
+}
+
+// Browsers and workers, where the codec inflates in JavaScript.
+function inBrowser(): boolean {
+  const g = globalThis as { document?: unknown; WorkerGlobalScope?: unknown }
+  return g.document !== undefined || g.WorkerGlobalScope !== undefined
+}
+
+// What the server's answer is revalidated with later: its own validator when the envelope keeps
+// one, else the ETag computed from the bytes (what serve.ts sends).
+// Undefined for bytes too damaged to name one (they are then no copy at all).
+function revalidator(stored: Uint8Array): HttpValidator | undefined {
+  try {
+    return inspect(stored).validator ?? { kind: 'etag', value: envelopeEtag(stored) }
+  } catch {
+    return undefined
+  }
+}
+
+// The received envelope in the form it is kept: inflated when asked, and with the server's
+// validator in its header whenever the kept bytes' own ETag would not be the server's (they were
+// inflated, or the server is not Stowage's: a CDN, a static file server).
+async function keptForm(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  cache: Cache<any>,
+  received: Uint8Array,
+  response: Response,
+  inflate: boolean,
+): Promise<Uint8Array> {
+  const bytes = inflate ? await cache.codec.inflateEnvelopeAsync(received) : received
+  const etag = response.headers.get('ETag') ?? undefined
+  const lastModified = response.headers.get('Last-Modified') ?? undefined
+  const server: HttpValidator | undefined = etag !== undefined ? { kind: 'etag', value: etag } : lastModified !== undefined ? { kind: 'last-modified', value: lastModified } : undefined
+  if (server === undefined || (server.kind === 'etag' && server.value === envelopeEtag(bytes))) return bytes
+  // A validator a header field cannot hold (over 255 characters) is dropped: the copy is then
+  // revalidated with its own ETag, and a server that does not know it simply answers 200.
+  return /^[\x20-\x7e]{1,255}$/.test(server.value) ? withValidator(bytes, server) : bytes
+}
+
+// One exchange: with If-None-Match when there is a copy, without following redirects then (its
+// ETag must not reach another origin: a redirect is asked again without it), and again without it
+// when a browser refuses the cross-origin request (If-None-Match needs a CORS preflight).
+async function exchangeWith(url: string, options: FetchCachedOptions, validator: HttpValidator | undefined, context: { deadline: Deadline; limit: number; crossOrigin: boolean }): Promise<Exchange> {
+  const { deadline, limit, crossOrigin } = context
+  const fetchFn = options.fetch ?? globalThis.fetch
+  const send = async (conditional: boolean): Promise<Response> => {
+    const headers = new Headers(options.init?.headers)
+    headers.set('Accept', STOWAGE_MEDIA_TYPE)
+    if (conditional) headers.set(validator!.kind === 'etag' ? 'If-None-Match' : 'If-Modified-Since', validator!.value)
+    const redirect = options.init?.redirect ?? (conditional ? 'manual' : 'follow')
+    const response = await fetchFn(url, { ...options.init, headers, redirect, signal: deadline.signal })
+    if (!conditional || options.init?.redirect !== undefined || !isRedirect(response)) return response
     await response.body?.cancel().catch(() => {})
-    if (stored !== undefined) return fromStore('stale')
-    throw new StowageError(StowageErrorCode.STORE_ERROR, `fetching ${url} failed: HTTP ${response.status} ${response.statusText}`.trimEnd(), { cause: response })
+    return send(false)
   }
-  const bytes = await readBody(response, limit, url)
-  // Opened before it is kept: bytes this cache cannot use are never stored.
-  let value: T
-  let kept: Uint8Array
+  let problem: StowageError | undefined
   try {
-    // What acceptBytes keeps: its own withoutTags then finds nothing left to strip.
-    kept = withoutTags(bytes)
-    value = (await cache.acceptBytes(key, kept, { ttl })) as T
+    let response: Response
+    try {
+      response = await send(validator !== undefined)
+    } catch (e) {
+      if (validator === undefined || !crossOrigin || deadline.signal.aborted) throw e
+      response = await send(false)
+      problem = new StowageError(StowageErrorCode.STORE_ERROR, `revalidating ${url} failed (the browser refused it: the server must answer the CORS preflight that If-None-Match needs, see the README's CORS section); fetched again without it`, { cause: e })
+    }
+    if (response.status !== 200) {
+      await response.body?.cancel().catch(() => {})
+      return { response, problem }
+    }
+    return { response, bytes: await readBody(response, limit, url), problem }
   } catch (e) {
-    // Same code, with where the bytes came from (an HTML fallback page, a JSON route…).
+    if (StowageError.isInstance(e) && e.code === StowageErrorCode.LIMIT_EXCEEDED) throw e
+    if (deadline.timedOut()) return { failure: new StowageError(StowageErrorCode.TIMEOUT, `fetching ${url} took more than ${options.timeout ?? DEFAULT_FETCH_TIMEOUT} ms`, { cause: e }) }
+    const why = crossOrigin && online() ? ' (the browser is online: a CORS refusal, or the server is unreachable)' : ''
+    return { failure: new StowageError(StowageErrorCode.STORE_ERROR, `fetching ${url} failed${why}`, { cause: e }) }
+  }
+}
+
+// Runs `step` on received bytes; a decode error keeps its code and gains where the bytes came from
+// (an HTML fallback page, a JSON route…).
+async function named<R>(url: string, response: Response, bytes: Uint8Array, step: (bytes: Uint8Array) => Promise<R>): Promise<R> {
+  try {
+    return await step(bytes)
+  } catch (e) {
     if (!StowageError.isInstance(e) || e.code === StowageErrorCode.STORE_ERROR) throw e
     const type = response.headers.get('Content-Type') ?? 'no Content-Type'
     throw new StowageError(e.code, `${url} answered ${bytes.length} bytes of ${type} that this cache cannot take: ${e.message}`, { cause: e })
   }
-  return { value, source: 'network', bytes: kept, etag: envelopeEtag(kept) }
+}
+
+// The value of bytes that are not to be kept, opened as get would. openBytes says only "unusable":
+// decoding again names why.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function openUnkept<T>(cache: Cache<any>, key: string, bytes: Uint8Array): Promise<T> {
+  const value = (await cache.openBytes(key, bytes)) as T | undefined
+  if (value !== undefined) return value
+  const decoded = await cache.codec.decodeAsync(bytes)
+  if (decoded === undefined) return undefined as T
+  const version = inspect(bytes).schemaVersion ?? 0
+  if (version !== cache.version) throw new StowageError(StowageErrorCode.UNSUPPORTED_VERSION, `the envelope holds schema version ${version}, which this cache (version ${cache.version}) cannot use`)
+  throw new StowageError(StowageErrorCode.SCHEMA_MISMATCH, `the value does not pass the schema of ${JSON.stringify(key)}`)
 }
 
 /**

@@ -2,9 +2,9 @@
 // it runs in Node's fetch servers, Fastify, Hono, Next.js route handlers and workers alike
 // (node.ts adapts it to node:http). The envelope goes out as it is stored; JSON only to clients
 // that ask for it.
-import { createCodec, withoutTags, type Cache, type Codec } from '@stowage/core'
+import { createCodec, inspect, StowageError, StowageErrorCode, withoutTags, type Cache, type Codec } from '@stowage/core'
 import { envelopeEtag, matchesEtag } from './etag.js'
-import { toJson } from './json.js'
+import { DEFAULT_MAX_JSON_BYTES, jsonOf, knownJsonOf, MAX_JSON_BYTES_LIMIT } from './json-renders.js'
 import { STOWAGE_MEDIA_TYPE } from './media-type.js'
 import { prefersJson } from './negotiate.js'
 
@@ -20,39 +20,68 @@ export interface ServeOptions {
   readonly cacheControl?: string
   /** Decodes the envelope for clients that ask for JSON. Defaults to the cache's codec in {@link serveCached}, else a default codec made on demand. */
   readonly codec?: Codec
+  /**
+   * Request headers the response depends on besides `Accept`, added to `Vary` (`['Cookie']` for a
+   * per-user route: `fetchCached` then keeps it only in a per-user scope). Defaults to none.
+   */
+  readonly vary?: readonly string[]
+  /**
+   * The largest JSON answer, in bytes, from 1 to {@link MAX_JSON_BYTES_LIMIT} (2 MiB). A client
+   * that asks for JSON gets `406 Not Acceptable` instead when the entry's MessagePack payload is
+   * longer, when it holds more than half as many array elements and object properties, or when its
+   * JSON is longer (the envelope is still served to clients that accept it). Defaults to 256 KiB
+   * ({@link DEFAULT_MAX_JSON_BYTES}).
+   */
+  readonly maxJsonBytes?: number
 }
 
 /** Default of {@link ServeOptions.cacheControl}. */
 export const DEFAULT_CACHE_CONTROL = 'no-cache'
 
-const utf8 = new TextEncoder()
 let defaultCodec: Codec | undefined
 
 /**
  * The response for an envelope: `200` with the envelope as it is stored (`application/vnd.stowage`,
- * a strong ETag computed from it, `Vary: Accept`), `304` when `If-None-Match` names that ETag,
- * JSON when the client's `Accept` prefers `application/json` (with its own ETag), `404` without
- * an envelope, `405` for methods other than GET and HEAD. A tag stamp is left out (`withoutTags`).
+ * a strong ETag computed from it, `Vary: Accept` and the `vary` headers), `304` when `If-None-Match` names that ETag,
+ * JSON when the client's `Accept` prefers `application/json` (with its own ETag; rendered once per
+ * envelope and codec and kept in a bounded book; `406` past `maxJsonBytes`; HEAD never renders it
+ * and so sends `Content-Length` only for a JSON already rendered), `404` without an envelope, `405`
+ * for methods other than GET and HEAD. A tag stamp is left out (`withoutTags`).
  *
- * @throws {StowageError} the decode codes when `envelope` is not a valid envelope.
+ * @throws {StowageError} the decode codes when `envelope` is not a valid envelope; INVALID_ARGUMENT
+ * for a `maxJsonBytes` out of range.
  */
 export async function envelopeResponse(request: EnvelopeRequest, envelope: Uint8Array | undefined, options: ServeOptions = {}): Promise<Response> {
   const cacheControl = options.cacheControl ?? DEFAULT_CACHE_CONTROL
+  const vary = ['Accept', ...(options.vary ?? [])].join(', ')
+  const maxJsonBytes = checkMaxJsonBytes(options.maxJsonBytes)
   if (request.method !== 'GET' && request.method !== 'HEAD') return new Response(null, { status: 405, headers: { Allow: 'GET, HEAD' } })
-  if (envelope === undefined) return new Response(null, { status: 404, headers: { Vary: 'Accept', 'Cache-Control': cacheControl } })
+  if (envelope === undefined) return new Response(null, { status: 404, headers: { Vary: vary, 'Cache-Control': cacheControl } })
   const bytes = withoutTags(envelope)
   const json = prefersJson(request.headers.get('Accept'))
   const etag = json ? envelopeEtag(bytes).replace(/"$/, '-json"') : envelopeEtag(bytes)
-  const headers: Record<string, string> = { ETag: etag, Vary: 'Accept', 'Cache-Control': cacheControl }
+  const headers: Record<string, string> = { ETag: etag, Vary: vary, 'Cache-Control': cacheControl }
   if (matchesEtag(request.headers.get('If-None-Match'), etag)) return new Response(null, { status: 304, headers })
-  let body: Uint8Array = bytes
-  if (json) {
-    const codec = options.codec ?? (defaultCodec ??= createCodec())
-    body = utf8.encode(toJson(await codec.decodeAsync(bytes)))
+  if (!json) return ok(request, bytes, STOWAGE_MEDIA_TYPE, headers)
+  const codec = options.codec ?? (defaultCodec ??= createCodec())
+  const body = request.method === 'HEAD' ? knownJsonOf(codec, etag, bytes, maxJsonBytes) : await jsonOf(codec, etag, bytes, maxJsonBytes)
+  if (body === 'over' || (body === undefined && request.method === 'GET')) return new Response(null, { status: 406, headers: { Vary: vary, 'Cache-Control': cacheControl } })
+  return ok(request, body, 'application/json; charset=utf-8', headers)
+}
+
+// A 200 with `body`, or for HEAD its headers only (without Content-Length when the body was not made).
+function ok(request: EnvelopeRequest, body: Uint8Array | undefined, type: string, headers: Record<string, string>): Response {
+  headers['Content-Type'] = type
+  if (body !== undefined) headers['Content-Length'] = String(body.length)
+  return new Response(request.method === 'HEAD' || body === undefined ? null : (body as Uint8Array<ArrayBuffer>), { status: 200, headers })
+}
+
+function checkMaxJsonBytes(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_JSON_BYTES
+  if (!Number.isInteger(value) || value < 1 || value > MAX_JSON_BYTES_LIMIT) {
+    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `maxJsonBytes must be an integer from 1 to ${MAX_JSON_BYTES_LIMIT}, not ${String(value)}`)
   }
-  headers['Content-Type'] = json ? 'application/json; charset=utf-8' : STOWAGE_MEDIA_TYPE
-  headers['Content-Length'] = String(body.length)
-  return new Response(request.method === 'HEAD' ? null : (body as Uint8Array<ArrayBuffer>), { status: 200, headers })
+  return value
 }
 
 /** Options of {@link serveCached}. */
@@ -67,18 +96,28 @@ export interface ServeCachedOptions extends ServeOptions {
   readonly load?: () => unknown
   /** TTL of a loaded entry, in ms. Defaults to the cache's. */
   readonly ttl?: number
+  /** As `getOrSet`'s: for this many ms past `ttl` the old entry is served while one refresh (by `load`) runs. Defaults to none. */
+  readonly staleFor?: number
+  /** As `getOrSet`'s: past `ttl` and `staleFor`, the old entry answers when `load` fails or times out. Defaults to none. */
+  readonly grace?: number
 }
 
 /**
  * Serves a cache entry: its envelope exactly as the store holds it (no decode, no re-encode), or
- * on a miss the value `load` gives, stored first. See {@link envelopeResponse} for the responses.
- * @throws {StowageError} as `cache.getBytes` and `cache.getOrSet`; the loader's own error.
+ * on a miss the value `load` gives, stored first. The entry follows `cache.get`'s rules (one of a
+ * deleted tag is a miss); with `load` also `getOrSet`'s: an entry past its fresh time is served
+ * within `staleFor` while one refresh runs, and is loaded again after. See {@link envelopeResponse}
+ * for the responses.
+ * @throws {StowageError} as `cache.getBytes` and `cache.getOrSet`; the loader's own error; as {@link envelopeResponse}.
  */
 export async function serveCached(request: EnvelopeRequest, options: ServeCachedOptions): Promise<Response> {
-  const { cache, key, load, ttl } = options
+  const { cache, key, load, ttl, staleFor, grace } = options
   let bytes = await cache.getBytes(key)
-  if (bytes === undefined && load !== undefined && (request.method === 'GET' || request.method === 'HEAD')) {
-    const value = await cache.getOrSet(key, load, { ttl })
+  const freshUntil = bytes === undefined ? undefined : inspect(bytes).freshUntil
+  const fresh = bytes !== undefined && (freshUntil === undefined || freshUntil > Date.now())
+  if (!fresh && load !== undefined && (request.method === 'GET' || request.method === 'HEAD')) {
+    // getOrSet decides (stale: served, one refresh; past staleFor: loaded), then the bytes it left are served.
+    const value = await cache.getOrSet(key, load, { ttl, staleFor, grace })
     // Read back as stored; if the store could not keep it, the value is encoded for this response.
     bytes = (await cache.getBytes(key)) ?? (await cache.codec.encodeAsync(value, { schemaVersion: cache.version === 0 ? undefined : cache.version }))
   }

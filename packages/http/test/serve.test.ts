@@ -1,6 +1,6 @@
 import { createCache, createCodec, inspect, type Cache } from '@stowage/core'
 import { afterEach, describe, expect, it } from 'vitest'
-import { envelopeEtag, STOWAGE_MEDIA_TYPE, toJson } from '../src/index.js'
+import { envelopeEtag, serveCached, STOWAGE_MEDIA_TYPE, toJson } from '../src/index.js'
 import { fastify, hono, nodeHttp, type Running } from './servers.js'
 
 const post = { id: 42n, title: 'Hello', at: new Date(1700000000000), tags: new Set(['a', 'b']), meta: new Map([['views', 7]]) }
@@ -93,5 +93,21 @@ describe('envelopeResponse without a server', () => {
     expect([head.status, head.headers.get('content-length'), head.body]).toStrictEqual([200, String(bytes.length), null])
     const star = await envelopeResponse(get('GET', { 'If-None-Match': '*' }), bytes)
     expect(star.status).toBe(304)
+  })
+})
+
+describe('serveCached: vary', () => {
+  it('adds the vary headers to Vary on 200, 304 and 404, so a client knows the answer depends on who asked', async () => {
+    const { envelopeResponse } = await import('../src/index.js')
+    const bytes = createCodec().encode({ me: 'a' })
+    const request = (headers: Record<string, string> = {}) => ({ method: 'GET', headers: new Headers(headers) })
+    const ok = await envelopeResponse(request(), bytes, { vary: ['Cookie'], cacheControl: 'private, no-cache' })
+    expect(ok.headers.get('vary')).toBe('Accept, Cookie')
+    const notModified = await envelopeResponse(request({ 'If-None-Match': ok.headers.get('etag')! }), bytes, { vary: ['Cookie', 'Authorization'] })
+    expect([notModified.status, notModified.headers.get('vary')]).toStrictEqual([304, 'Accept, Cookie, Authorization'])
+    expect((await envelopeResponse(request(), undefined, { vary: ['Cookie'] })).headers.get('vary')).toBe('Accept, Cookie')
+    const cache = createCache({ namespace: 'vary' })
+    await cache.set('me', { me: 'a' })
+    expect((await serveCached(request(), { cache, key: 'me', vary: ['Cookie'] })).headers.get('vary')).toBe('Accept, Cookie')
   })
 })

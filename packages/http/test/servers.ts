@@ -3,7 +3,7 @@ import { serve as honoServe } from '@hono/node-server'
 import type { Cache } from '@stowage/core'
 import Fastify from 'fastify'
 import { Hono } from 'hono'
-import { createServer } from 'node:http'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fromNodeRequest, sendNodeResponse, serveCached, serveCachedNode } from '../src/index.js'
 
@@ -45,4 +45,40 @@ export async function hono(cache: Cache, load: Loader): Promise<Running> {
     const s = honoServe({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s))
   })
   return { name: 'Hono', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(() => r())) }
+}
+
+/** One request as a scripted server saw it. */
+export interface Seen {
+  readonly method: string
+  readonly path: string
+  readonly headers: Record<string, string | string[] | undefined>
+}
+
+/**
+ * A node:http server whose answers the test scripts: `answer` is called for every request (change
+ * it between requests), and `seen` lists them.
+ */
+export async function scripted(answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<Running & { seen: Seen[]; answer: typeof answer }> {
+  const seen: Seen[] = []
+  const state = { answer }
+  const server = createServer((req, res) => {
+    seen.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers })
+    state.answer(req, res)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    name: 'scripted',
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    get answer() {
+      return state.answer
+    },
+    set answer(next) {
+      state.answer = next
+    },
+    close: () => {
+      server.closeAllConnections()
+      return new Promise((r) => server.close(() => r()))
+    },
+  }
 }

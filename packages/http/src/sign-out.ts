@@ -1,0 +1,41 @@
+// Signing a user out of everything Stowage keeps for them on this browser profile: their entries
+// (in the store, IndexedDB, and in the in-process tier of this tab and, through the cache's
+// invalidation channel, of every other open tab), and the app state persisted for them.
+import { StowageError, StowageErrorCode, type Cache } from '@stowage/core'
+import { scopedCache } from './scope.js'
+
+/** Something that holds persisted state: a TanStack persister (`removeClient`), or a function that removes it (a Zustand storage's `removeItem(name)`). */
+export type PersistedState = { removeClient(): unknown } | (() => unknown)
+
+/** Options of {@link signOut}. */
+export interface SignOutOptions {
+  /** The cache the user's entries are in: give it `invalidation: createBroadcastInvalidation(…)` so other tabs drop theirs too. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly cache: Cache<any>
+  /** The user's scope (as given to `fetchCached`): only that user's partition is wiped. Defaults to none: the whole cache namespace is wiped. */
+  readonly scope?: string
+  /** Persisted app state to remove as well (TanStack persisters, Zustand storage removals). Defaults to none. */
+  readonly persisted?: readonly PersistedState[]
+}
+
+/**
+ * Wipes what this browser profile keeps for a user: `cache.clear()` of their scope (or of the whole
+ * cache without one), which empties the store and every tab's in-process tier, then every piece of
+ * `persisted` state. Every step is tried even when one fails.
+ * @throws {StowageError} INVALID_ARGUMENT for a bad scope; STORE_ERROR when a step failed (the
+ *   first failure is the cause), after trying them all.
+ */
+export async function signOut(options: SignOutOptions): Promise<void> {
+  const cache = options.scope === undefined ? options.cache : scopedCache(options.cache, options.scope)
+  const steps: Array<() => unknown> = [() => cache.clear()]
+  for (const state of options.persisted ?? []) steps.push(typeof state === 'function' ? state : () => state.removeClient())
+  const failures: unknown[] = []
+  for (const step of steps) {
+    try {
+      await step()
+    } catch (e) {
+      failures.push(e)
+    }
+  }
+  if (failures.length > 0) throw new StowageError(StowageErrorCode.STORE_ERROR, `signing out: ${failures.length} of ${steps.length} steps failed`, { cause: failures[0] })
+}

@@ -1,0 +1,85 @@
+// fetchCached's caching rules alone, without a transport (fetch-policy.ts).
+import { describe, expect, it } from 'vitest'
+import { crossOrigin, crossOriginRedirect, keepDecision, onErrorStatus, parseCacheControl, type PolicyRequest } from '../src/fetch-policy.js'
+
+const request = (over: Omit<Partial<PolicyRequest>, 'headers'> & { headers?: Record<string, string> } = {}): PolicyRequest => ({ crossOrigin: false, scoped: false, ...over, headers: new Headers(over.headers) })
+const response = (headers: Record<string, string>) => ({ headers: new Headers(headers) })
+
+describe('parseCacheControl', () => {
+  it('reads directives case-insensitively, with and without values, quoted or not', () => {
+    const cc = parseCacheControl('Private, MAX-AGE=60, no-cache="Set-Cookie", , stale-if-error=300')
+    expect([...cc]).toStrictEqual([['private', true], ['max-age', '60'], ['no-cache', 'Set-Cookie'], ['stale-if-error', '300']])
+    expect(parseCacheControl(null).size).toBe(0)
+  })
+})
+
+describe('keepDecision', () => {
+  it('never keeps no-store, from the response or the request', () => {
+    expect(keepDecision(request(), response({ 'Cache-Control': 'no-store' }))).toMatchObject({ keep: false })
+    expect(keepDecision(request({ scoped: true, staleIfError: 1000 }), response({ 'Cache-Control': 'private, no-store' }))).toMatchObject({ keep: false })
+    expect(keepDecision(request({ headers: { 'Cache-Control': 'no-store' } }), response({}))).toMatchObject({ keep: false })
+  })
+
+  it('keeps a plain or no-cache response for the ttl given (the cache default when none)', () => {
+    expect(keepDecision(request(), response({}))).toStrictEqual({ keep: true, ttl: undefined })
+    expect(keepDecision(request({ ttl: 5000 }), response({ 'Cache-Control': 'no-cache' }))).toStrictEqual({ keep: true, ttl: 5000 })
+  })
+
+  it('keeps private, Vary: Cookie/Authorization and Authorization requests only in a scope', () => {
+    const bound = [
+      [request(), response({ 'Cache-Control': 'private, no-cache' })],
+      [request(), response({ Vary: 'Accept, Cookie' })],
+      [request(), response({ Vary: 'authorization' })],
+      [request({ headers: { Authorization: 'Bearer a' } }), response({})],
+      [request({ crossOrigin: true, credentials: 'include' }), response({})],
+    ] as const
+    for (const [req, res] of bound) {
+      expect(keepDecision(req, res)).toMatchObject({ keep: false })
+      expect(keepDecision({ ...req, scoped: true }, res)).toMatchObject({ keep: true })
+    }
+    // Cookies sent to the page's own origin are not seen by fetchCached: the response's Vary or private says so.
+    expect(keepDecision(request({ credentials: 'include' }), response({}))).toMatchObject({ keep: true })
+  })
+
+  it('refuses Vary: * and Vary on a request header it does not keep; Accept, Accept-Encoding and Origin are the same for every user', () => {
+    expect(keepDecision(request({ scoped: true }), response({ Vary: '*' }))).toMatchObject({ keep: false })
+    expect(keepDecision(request({ scoped: true }), response({ Vary: 'Accept-Language' }))).toMatchObject({ keep: false, why: expect.stringContaining('accept-language') })
+    expect(keepDecision(request(), response({ Vary: 'Accept, accept-encoding, Origin' }))).toMatchObject({ keep: true })
+  })
+
+  it('bounds the kept time by max-age + stale-if-error, and by the ttl given', () => {
+    expect(keepDecision(request(), response({ 'Cache-Control': 'max-age=60, stale-if-error=300' }))).toStrictEqual({ keep: true, ttl: 360_000 })
+    expect(keepDecision(request({ ttl: 1000 }), response({ 'Cache-Control': 'no-cache, stale-if-error=300' }))).toStrictEqual({ keep: true, ttl: 1000 })
+    expect(keepDecision(request(), response({ 'Cache-Control': 'max-age=0, stale-if-error=0' }))).toMatchObject({ keep: false })
+  })
+
+  it('does not keep must-revalidate (a copy could never answer), unless the app opts in with staleIfError', () => {
+    expect(keepDecision(request(), response({ 'Cache-Control': 'max-age=60, must-revalidate' }))).toMatchObject({ keep: false })
+    expect(keepDecision(request(), response({ 'Cache-Control': 'proxy-revalidate' }))).toMatchObject({ keep: false })
+    expect(keepDecision(request({ staleIfError: 86_400_000 }), response({ 'Cache-Control': 'must-revalidate, stale-if-error=1' }))).toStrictEqual({ keep: true, ttl: 86_400_000 })
+  })
+})
+
+describe('onErrorStatus', () => {
+  it('serves a copy for 500/502/503/504 only, drops it for 401/403/404/410, keeps it otherwise', () => {
+    expect([500, 502, 503, 504].map(onErrorStatus)).toStrictEqual(['stale', 'stale', 'stale', 'stale'])
+    expect([401, 403, 404, 410].map(onErrorStatus)).toStrictEqual(['drop', 'drop', 'drop', 'drop'])
+    expect([400, 405, 409, 429, 501, 505, 206, 0].map(onErrorStatus)).toStrictEqual(Array(8).fill('reject'))
+  })
+})
+
+describe('crossOriginRedirect', () => {
+  it('is true only for a followed redirect that ended on another origin', () => {
+    expect(crossOriginRedirect('https://a.example/x', { redirected: true, url: 'https://b.example/x' })).toBe(true)
+    expect(crossOriginRedirect('https://a.example/x', { redirected: true, url: 'https://a.example/y' })).toBe(false)
+    expect(crossOriginRedirect('https://a.example/x', { redirected: false, url: 'https://a.example/x' })).toBe(false)
+    expect(crossOriginRedirect('/api/me', { redirected: true, url: 'http://evil.example/me' }, 'http://app.example/')).toBe(true)
+    expect(crossOriginRedirect('https://a.example/x', { redirected: true, url: 'http://a.example/x' })).toBe(true)
+  })
+
+  it('crossOrigin resolves relative URLs against the base and counts what does not parse as another origin', () => {
+    expect(crossOrigin('/api/me', 'http://app.example/page', 'http://app.example/page')).toBe(false)
+    expect(crossOrigin('http://api.example/me', 'http://app.example/page', 'http://app.example/page')).toBe(true)
+    expect(crossOrigin('/api/me', 'http://app.example/')).toBe(true)
+  })
+})
