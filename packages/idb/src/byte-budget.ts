@@ -31,13 +31,14 @@ export class ByteBudget {
     return total
   }
 
-  /** Counts the bytes of every entry. */
+  /** Counts the bytes of every live entry (expired ones wait for a sweep). */
   async count(): Promise<number> {
     const tx = this.db.transaction(this.names.entries, 'readonly')
+    const now = Date.now()
     let total = 0
     let cursor = await tx.store.openCursor()
     while (cursor) {
-      total += (cursor.value as Row).size
+      if ((cursor.value as Row).expiresAt > now) total += (cursor.value as Row).size
       cursor = await cursor.continue()
     }
     await tx.done

@@ -25,8 +25,10 @@ export interface IdbStoreOptions {
 
 /** The events of an {@link IdbStore} and what their listeners receive. */
 export interface IdbStoreEvents {
-  /** The database is open and swept. */
+  /** The database is open (expired entries are swept a moment later, off the first reads' path). */
   open: { readonly dbName: string; readonly storeName: string }
+  /** The sweep that follows opening has ended: expired entries are gone. */
+  swept: { readonly dbName: string; readonly storeName: string }
   /** IndexedDB could not be used; the store now keeps entries in memory. */
   fallback: { readonly reason: string; readonly error: unknown }
   /** The connection was closed (a newer version in another tab, or the browser); the next call reopens it. */
@@ -70,6 +72,8 @@ export const DEFAULT_PERSIST_TIMEOUT = 5000
 export const DEFAULT_IDB_SWEEP_INTERVAL = 60_000
 
 const META_SUFFIX = ':meta'
+// How long after opening the first sweep waits, so that it never runs before the first reads.
+const SWEEP_AFTER_OPEN = 1000
 
 function invalid(message: string): StowageError {
   return new StowageError(StowageErrorCode.INVALID_ARGUMENT, message)
@@ -202,14 +206,28 @@ class LazyIdbStore implements IdbStore {
       return this.fallback('IndexedDB could not be opened', e)
     }
     const store = new PlainIdbStore(db, this.names, this.maxBytes, this.events)
-    await store.prepare()
+    const where = { dbName: this.dbName, storeName: this.names.entries }
+    if (store.budgeted) {
+      await store.prepare()
+      this.events.emit('swept', where)
+    } else {
+      // Reads skip expired entries on their own: the first reads after a reload need not wait for
+      // a sweep (it cost them a read-write transaction; apps/bench/RESULTS.md, "Reads after a reload").
+      const timer = setTimeout(() => {
+        store
+          .sweep()
+          .catch(() => {})
+          .finally(() => this.events.emit('swept', where))
+      }, SWEEP_AFTER_OPEN)
+      ;(timer as { unref?: () => void }).unref?.()
+    }
     if (this.sweepInterval > 0 && this.sweepTimer === undefined) {
       this.sweepTimer = setInterval(() => {
         this.current?.sweep().catch(() => {})
       }, this.sweepInterval)
       ;(this.sweepTimer as { unref?: () => void }).unref?.()
     }
-    this.events.emit('open', { dbName: this.dbName, storeName: this.names.entries })
+    this.events.emit('open', where)
     return store
   }
 

@@ -27,22 +27,22 @@ function timeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
  * @throws {StowageError} STORE_ERROR past `ms`; what IndexedDB throws otherwise.
  */
 export function openDatabase(dbName: string, names: StoreNames, ms: number, handlers: ConnectionHandlers): Promise<Db> {
+  const createStores = (upgrading: Db) => {
+    if (!upgrading.objectStoreNames.contains(names.entries)) {
+      const store = upgrading.createObjectStore(names.entries, { keyPath: 'key' })
+      store.createIndex('expiresAt', 'expiresAt')
+      store.createIndex('accessedAt', 'accessedAt')
+    }
+    if (!upgrading.objectStoreNames.contains(names.meta)) upgrading.createObjectStore(names.meta)
+  }
   const connect = async () => {
-    let db = await openDB(dbName, undefined, handlers)
+    // A database that does not exist yet is created with our stores in this one open (a first
+    // visit pays one open, not two).
+    let db = await openDB(dbName, undefined, { ...handlers, upgrade: (upgrading) => createStores(upgrading) })
     if (db.objectStoreNames.contains(names.entries) && db.objectStoreNames.contains(names.meta)) return db
     const version = db.version + 1
     db.close()
-    db = await openDB(dbName, version, {
-      ...handlers,
-      upgrade(upgrading) {
-        if (!upgrading.objectStoreNames.contains(names.entries)) {
-          const store = upgrading.createObjectStore(names.entries, { keyPath: 'key' })
-          store.createIndex('expiresAt', 'expiresAt')
-          store.createIndex('accessedAt', 'accessedAt')
-        }
-        if (!upgrading.objectStoreNames.contains(names.meta)) upgrading.createObjectStore(names.meta)
-      },
-    })
+    db = await openDB(dbName, version, { ...handlers, upgrade: (upgrading) => createStores(upgrading) })
     return db
   }
   return timeout(connect(), ms, `opening IndexedDB database ${dbName}`)

@@ -28,7 +28,12 @@ export class PlainIdbStore implements Backend {
     this.budget = new ByteBudget(db, names, maxBytes)
   }
 
-  /** Prepares a newly opened database: expired entries go, the byte total is counted afresh. */
+  /** Whether the store keeps a byte total, which must be counted before the first write. */
+  get budgeted(): boolean {
+    return this.budget.maxBytes !== undefined
+  }
+
+  /** Prepares a newly opened database with a byte budget: expired entries go, the byte total is counted afresh. */
   async prepare(): Promise<void> {
     await this.sweep().catch(() => {})
     await this.budget.recount().catch(() => {})
@@ -133,8 +138,13 @@ export class PlainIdbStore implements Backend {
     return run('byteSize', () => this.budget.total())
   }
 
-  /** Deletes expired entries. */
+  /**
+   * Deletes expired entries. A read-only count comes first: most sweeps find nothing, and a
+   * read-write transaction would hold up the reads queued behind it.
+   */
   async sweep(): Promise<void> {
+    const expired = await this.db.countFromIndex(this.names.entries, 'expiresAt', IDBKeyRange.upperBound(Date.now()))
+    if (expired === 0) return
     const tx = this.tx()
     let freed = 0
     let cursor = await tx.objectStore(this.names.entries).index('expiresAt').openCursor(IDBKeyRange.upperBound(Date.now()))

@@ -7,7 +7,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
  * under its own id, which it steers over HTTP (the browser tests cannot reach into Node):
  *
  * - `PUT /<id>/body` with the bytes to serve;
- * - `PUT /<id>/state?failWith=500` or `?offline=1` (connections are then cut, as if the network were down);
+ * - `PUT /<id>/state?failWith=500` or `?offline=1` (connections are then cut, as if the network were down),
+ *   `?refusePreflight=1` (OPTIONS answered 405 as a server without CORS preflight support does),
+ *   `?cacheControl=…` (the Cache-Control header of its answers);
  * - `GET /<id>/requests`: the requests the resource has seen, as JSON;
  * - anything else under `/<id>/` is the resource.
  *
@@ -32,6 +34,8 @@ interface Resource {
   body: Uint8Array
   failWith: number | undefined
   offline: boolean
+  refusePreflight: boolean
+  cacheControl: string | undefined
   readonly requests: Array<{ accept: string | undefined; ifNoneMatch: string | undefined }>
 }
 
@@ -39,12 +43,13 @@ async function handle(resources: Map<string, Resource>, req: IncomingMessage, re
   const url = new URL(req.url ?? '/', 'http://localhost')
   const [, id = '', action] = url.pathname.split('/')
   let resource = resources.get(id)
-  if (!resource) resources.set(id, (resource = { body: new Uint8Array(), failWith: undefined, offline: false, requests: [] }))
+  if (!resource) resources.set(id, (resource = { body: new Uint8Array(), failWith: undefined, offline: false, refusePreflight: false, cacheControl: undefined, requests: [] }))
   const control = req.method === 'PUT' || action === 'requests'
   if (resource.offline && !control) return void req.socket.destroy()
 
   res.setHeader('Access-Control-Allow-Origin', '*')
   res.setHeader('Access-Control-Expose-Headers', 'ETag')
+  if (req.method === 'OPTIONS' && resource.refusePreflight) return void res.writeHead(405, { Allow: 'GET, HEAD' }).end()
   if (req.method === 'OPTIONS') {
     res.setHeader('Access-Control-Allow-Methods', 'GET, PUT')
     res.setHeader('Access-Control-Allow-Headers', req.headers['access-control-request-headers'] ?? '')
@@ -60,6 +65,8 @@ async function handle(resources: Map<string, Resource>, req: IncomingMessage, re
     const failWith = url.searchParams.get('failWith')
     resource.failWith = failWith ? Number(failWith) : undefined
     resource.offline = url.searchParams.get('offline') === '1'
+    resource.refusePreflight = url.searchParams.get('refusePreflight') === '1'
+    resource.cacheControl = url.searchParams.get('cacheControl') ?? undefined
     return void res.writeHead(204).end()
   }
   if (action === 'requests') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(resource.requests))
@@ -68,6 +75,7 @@ async function handle(resources: Map<string, Resource>, req: IncomingMessage, re
   if (resource.failWith) return void res.writeHead(resource.failWith).end()
   // A body that is not an envelope (the refusal test) goes out without an ETag.
   const etag = resource.body[0] === 0xc1 ? envelopeEtag(resource.body) : undefined
-  if (etag !== undefined && req.headers['if-none-match'] === etag) return void res.writeHead(304, { ETag: etag }).end()
-  res.writeHead(200, { 'Content-Type': 'application/vnd.stowage', ...(etag === undefined ? {} : { ETag: etag }) }).end(resource.body)
+  const headers = { ...(etag === undefined ? {} : { ETag: etag }), ...(resource.cacheControl === undefined ? {} : { 'Cache-Control': resource.cacheControl }) }
+  if (etag !== undefined && req.headers['if-none-match'] === etag) return void res.writeHead(304, headers).end()
+  res.writeHead(200, { 'Content-Type': 'application/vnd.stowage', ...headers }).end(resource.body)
 }

@@ -1,4 +1,4 @@
-import { createCache, createCodec, StowageErrorCode } from '@stowage/core'
+import { createCache, createCodec, inspect, StowageErrorCode } from '@stowage/core'
 import { beforeEach, describe, expect, inject, it } from 'vitest'
 import { createIdbStore, fetchCachedWithInfo, STOWAGE_MEDIA_TYPE } from '../src/index.js'
 
@@ -11,6 +11,13 @@ const control = async (path: string, body?: Uint8Array) => {
 }
 const serve = (body: Uint8Array) => control('body', body)
 const requests = async () => (await (await fetch(`${base}/requests`)).json()) as Array<{ accept?: string; ifNoneMatch?: string }>
+
+// A cache over a fresh IndexedDB database, after the resource is given `value` to serve.
+async function servedTo(value: unknown) {
+  const store = createIdbStore({ dbName: `fetch-${Math.random()}` })
+  await serve(createCodec().encode(value))
+  return { store, cache: createCache({ store, namespace: 'http' }) }
+}
 
 beforeEach(() => {
   base = `${inject('envelopeServer')}/${Math.random().toString(36).slice(2)}`
@@ -45,6 +52,25 @@ describe('fetchCached', () => {
     await store.close()
   })
 
+  it('keeps a deflated envelope inflated in browsers (as it came in Node), and revalidates it with the server\'s ETag', async () => {
+    const body = createCodec({ compress: 'always' }).encode({ rows: Array.from({ length: 300 }, (_, i) => ({ i, text: `row ${i}` })) })
+    await serve(body)
+    const store = createIdbStore({ dbName: `fetch-${Math.random()}` })
+    const cache = createCache({ store, namespace: 'http' })
+    const first = await fetchCachedWithInfo(`${base}/rows`, { cache })
+    const kept = (await store.get(`http:${base.replaceAll(':', '%3A')}/rows`))!
+    const browser = typeof document !== 'undefined'
+    expect(inspect(kept)).toMatchObject(browser ? { compression: 'none', validator: { kind: 'etag' } } : { compression: 'deflate-raw', validator: undefined })
+    if (!browser) expect(kept).toStrictEqual(body)
+    const second = await fetchCachedWithInfo(`${base}/rows`, { cache })
+    expect(second.source).toBe('revalidated')
+    expect(second.value).toStrictEqual(first.value)
+    const [sent, revalidation] = await requests()
+    expect(sent!.ifNoneMatch).toBeUndefined()
+    expect(revalidation!.ifNoneMatch).toBe(browser ? inspect(kept).validator!.value : first.etag)
+    await store.close()
+  })
+
   it('refuses what is not an envelope, and says when nothing is cached and the network fails', async () => {
     const store = createIdbStore({ dbName: `fetch-${Math.random()}` })
     const cache = createCache({ store })
@@ -53,6 +79,40 @@ describe('fetchCached', () => {
     expect(await cache.getBytes(`${base}/json`)).toBeUndefined()
     await control('state?offline=1')
     await expect(fetchCachedWithInfo(`${base}/nothing`, { cache })).rejects.toMatchObject({ code: StowageErrorCode.STORE_ERROR })
+    await store.close()
+  })
+
+  it('never writes a no-store response to IndexedDB: returns it and drops the older copy', async () => {
+    const { store, cache } = await servedTo({ me: 'a' })
+    expect((await fetchCachedWithInfo(`${base}/me`, { cache })).kept).toBe(true)
+    await control('state?cacheControl=no-store')
+    await serve(createCodec().encode({ me: 'b' }))
+    expect(await fetchCachedWithInfo(`${base}/me`, { cache })).toMatchObject({ source: 'network', value: { me: 'b' }, kept: false })
+    expect(await store.get(`http:${base.replaceAll(':', '%3A')}/me`)).toBeUndefined()
+    await control('state?offline=1')
+    await expect(fetchCachedWithInfo(`${base}/me`, { cache })).rejects.toMatchObject({ code: StowageErrorCode.STORE_ERROR })
+    await store.close()
+  })
+
+  it('deletes the copy from IndexedDB on a 404 and rejects with the status, instead of serving it', async () => {
+    const { store, cache } = await servedTo({ me: 'a' })
+    await fetchCachedWithInfo(`${base}/me`, { cache })
+    await control('state?failWith=404')
+    await expect(fetchCachedWithInfo(`${base}/me`, { cache })).rejects.toMatchObject({ code: StowageErrorCode.STORE_ERROR, cause: { status: 404 } })
+    expect(await cache.getBytes(`${base}/me`)).toBeUndefined()
+    await store.close()
+  })
+
+  it('a revalidation the browser refuses (the server does not answer the CORS preflight) is retried without If-None-Match and reported, never served as offline', async () => {
+    const { store, cache } = await servedTo({ v: 1 })
+    await fetchCachedWithInfo(`${base}/cors`, { cache })
+    await control('state?refusePreflight=1')
+    await serve(createCodec().encode({ v: 2 }))
+    const again = await fetchCachedWithInfo(`${base}/cors`, { cache })
+    expect([again.source, again.value]).toStrictEqual(['network', { v: 2 }])
+    // Only a browser page on another origin sends a preflight (here: vitest's page); Node has no CORS.
+    if (typeof window !== 'undefined') expect(again.problem?.message).toContain('CORS')
+    else expect(again.problem).toBeUndefined()
     await store.close()
   })
 })

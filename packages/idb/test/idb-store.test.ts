@@ -30,7 +30,7 @@ describe('indexeddb store', () => {
     expect(row.accessedAt).toBeLessThanOrEqual(Date.now())
   })
 
-  it('sweeps expired entries when it opens', async () => {
+  it('sweeps expired entries just after it opens, without holding up the first reads', async () => {
     const name = dbName()
     const first = createIdbStore({ dbName: name })
     await first.set('short', new Uint8Array([1]), { ttl: 20 })
@@ -38,7 +38,13 @@ describe('indexeddb store', () => {
     await first.close()
     await sleep(50)
     const second = createIdbStore({ dbName: name })
+    const swept = new Promise((resolve) => second.on('swept', resolve))
+    expect(await second.get('short')).toBeUndefined()
     expect(await second.byteSize()).toBe(1 + 4 * 2) // only "long" is left accounted
+    const before = await openDB(name)
+    expect(await before.getAllKeys('entries')).toStrictEqual(['long', 'short']) // not swept yet: the reads came first
+    before.close()
+    await swept
     const db = await openDB(name)
     expect(await db.getAllKeys('entries')).toStrictEqual(['long'])
     db.close()
@@ -134,6 +140,29 @@ describe('indexeddb store', () => {
     expect([...((await store.get('k')) as Uint8Array)]).toStrictEqual([1])
     expect(store.backend).toBe('indexeddb')
     await store.close()
+  })
+
+  it('creates its stores in the first open of a new database, and shares a database with other stores', async () => {
+    const name = dbName()
+    const first = createIdbStore({ dbName: name })
+    await first.set('k', new Uint8Array([1]))
+    await first.close()
+    // A new database is created with the stores at version 1: one open, no second upgrade.
+    let db = await openDB(name)
+    expect(db.version).toBe(1)
+    expect([...db.objectStoreNames].sort()).toStrictEqual(['entries', 'entries:meta'])
+    db.close()
+    // Another store in the same database is added by one upgrade, and neither sees the other's keys.
+    const second = createIdbStore({ dbName: name, storeName: 'other' })
+    await second.set('k', new Uint8Array([2]))
+    await second.close()
+    const again = createIdbStore({ dbName: name })
+    expect(await again.get('k')).toStrictEqual(new Uint8Array([1]))
+    await again.close()
+    db = await openDB(name)
+    expect(db.version).toBe(2)
+    expect([...db.objectStoreNames].sort()).toStrictEqual(['entries', 'entries:meta', 'other', 'other:meta'])
+    db.close()
   })
 
   it('works under a Cache', async () => {
