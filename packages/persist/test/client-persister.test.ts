@@ -1,4 +1,4 @@
-import { createCodec, StowageError, StowageErrorCode } from '@stowage/core'
+import { createCodec, StowageError, StowageErrorCode, type Codec } from '@stowage/core'
 import { createIdbStore } from '@stowage/idb'
 import { QueryClient } from '@tanstack/query-core'
 import { persistQueryClient, persistQueryClientRestore, persistQueryClientSave } from '@tanstack/query-persist-client-core'
@@ -29,36 +29,65 @@ describe('whole-client persister', () => {
     expect(typeof data.id).toBe('bigint')
   })
 
-  it('stores one envelope per query and a small index, never one blob', async () => {
+  it('packs the queries into a few segments and a small manifest, never one record per query', async () => {
     const store = recordingStore()
     const qc = client()
     for (let i = 0; i < 50; i++) qc.setQueryData(['item', i], { i, text: 'x'.repeat(200) })
     const persister = createStowageClientPersister({ store, throttleTime: 0 })
     await persistQueryClientSave({ queryClient: qc, persister })
     const keys = await keysOf(store)
-    expect(keys).toHaveLength(51)
-    expect(keys).toContain('tanstack-query-client:index')
-    const values = await store.getMany!(keys)
-    for (const value of values) expect(value!.length).toBeLessThan(1000)
-    expect(createCodec().decode<{ hashes: string[] }>((await store.get('tanstack-query-client:index'))!).hashes).toHaveLength(50)
+    expect(keys).toHaveLength(2)
+    expect(keys).toContain('tanstack-query-client:manifest')
+    const manifest = createCodec().decode<{ segments: string[] }>((await store.get('tanstack-query-client:manifest'))!)
+    expect(manifest.segments).toHaveLength(1)
+    expect(createCodec().decode<Uint8Array[]>((await store.get(`tanstack-query-client:s:${manifest.segments[0]}`))!)).toHaveLength(50)
   })
 
-  it('writes only the queries that changed since its last write', async () => {
+  it('cuts segments at segmentBytes of records', async () => {
     const store = recordingStore()
     const qc = client()
-    for (let i = 0; i < 10; i++) qc.setQueryData(['item', i], { i })
-    const persister = createStowageClientPersister({ store, throttleTime: 0 })
+    for (let i = 0; i < 50; i++) qc.setQueryData(['item', i], { i, text: 'x'.repeat(200) })
+    await persistQueryClientSave({ queryClient: qc, persister: createStowageClientPersister({ store, throttleTime: 0, segmentBytes: 2500 }) })
+    const manifest = createCodec().decode<{ segments: string[] }>((await store.get('tanstack-query-client:manifest'))!)
+    expect(manifest.segments.length).toBeGreaterThanOrEqual(5)
+    expect(await keysOf(store, 'tanstack-query-client:s:')).toHaveLength(manifest.segments.length)
+  })
+
+  it('a change to one query encodes that query alone and rewrites only the segment that holds it', async () => {
+    const store = recordingStore()
+    const encoded: unknown[] = []
+    const base = createCodec({ compressThreshold: 1024 })
+    const codec: Codec = Object.assign(Object.create(base) as Codec, { encode: (value: unknown) => (encoded.push(value), base.encode(value)) })
+    const qc = client()
+    for (let i = 0; i < 40; i++) qc.setQueryData(['item', i], { i, text: 'y'.repeat(300) })
+    const persister = createStowageClientPersister({ store, throttleTime: 0, segmentBytes: 4000, codec })
     await persistQueryClientSave({ queryClient: qc, persister })
-    expect(store.writes.flat()).toHaveLength(11)
+    const before = createCodec().decode<{ segments: string[] }>((await store.get('tanstack-query-client:manifest'))!).segments
+    expect(before.length).toBeGreaterThan(3)
     store.writes.length = 0
+    store.deletes.length = 0
+    encoded.length = 0
 
     qc.setQueryData(['item', 3], { i: 33 })
     await persistQueryClientSave({ queryClient: qc, persister })
-    expect(store.writes.flat()).toStrictEqual(['tanstack-query-client:q:["item",3]', 'tanstack-query-client:index'])
+    const after = createCodec().decode<{ segments: string[] }>((await store.get('tanstack-query-client:manifest'))!).segments
+    const added = after.filter((id) => !before.includes(id))
+    const dropped = before.filter((id) => !after.includes(id))
+    expect(added).toHaveLength(1)
+    expect(dropped).toHaveLength(1)
+    // One query record encoded again (plus the manifest); the other records' bytes were reused.
+    expect(encoded.filter((v) => (v as { queryHash?: string }).queryHash !== undefined).map((v) => (v as { queryHash: string }).queryHash)).toStrictEqual(['["item",3]'])
+    expect(store.writes).toStrictEqual([[`tanstack-query-client:s:${added[0]}`], ['tanstack-query-client:manifest']])
+    expect(store.deletes.flat()).toContain(`tanstack-query-client:s:${dropped[0]}`)
     store.writes.length = 0
 
     await persistQueryClientSave({ queryClient: qc, persister })
-    expect(store.writes.flat()).toStrictEqual(['tanstack-query-client:index'])
+    expect(store.writes).toStrictEqual([['tanstack-query-client:manifest']])
+    const again = client()
+    await persistQueryClientRestore({ queryClient: again, persister: createStowageClientPersister({ store }) })
+    expect(again.getQueryCache().getAll()).toHaveLength(40)
+    expect(again.getQueryData(['item', 3])).toStrictEqual({ i: 33 })
+    expect(again.getQueryData(['item', 39])).toStrictEqual({ i: 39, text: 'y'.repeat(300) })
   })
 
   it('does not write restored queries again until they change', async () => {
@@ -72,10 +101,10 @@ describe('whole-client persister', () => {
     const second = client()
     await persistQueryClientRestore({ queryClient: second, persister })
     await persistQueryClientSave({ queryClient: second, persister })
-    expect(store.writes.flat()).toStrictEqual(['tanstack-query-client:index'])
+    expect(store.writes).toStrictEqual([['tanstack-query-client:manifest']])
   })
 
-  it('deletes the entries of queries removed from the cache', async () => {
+  it('rewrites the segment of a query removed from the cache without it', async () => {
     const store = recordingStore()
     const qc = client()
     qc.setQueryData(['a'], 1)
@@ -84,7 +113,11 @@ describe('whole-client persister', () => {
     await persistQueryClientSave({ queryClient: qc, persister })
     qc.removeQueries({ queryKey: ['a'] })
     await persistQueryClientSave({ queryClient: qc, persister })
-    expect(await keysOf(store)).toStrictEqual(['tanstack-query-client:index', 'tanstack-query-client:q:["b"]'])
+    expect(await keysOf(store)).toHaveLength(2) // the manifest and one segment
+    const again = client()
+    await persistQueryClientRestore({ queryClient: again, persister: createStowageClientPersister({ store }) })
+    expect(again.getQueryData(['a'])).toBeUndefined()
+    expect(again.getQueryData(['b'])).toBe(2)
   })
 
   it('deletes what an earlier page stored when it saves without restoring first', async () => {
@@ -96,7 +129,26 @@ describe('whole-client persister', () => {
     fresh.setQueryData(['new'], 2)
     const store = createIdbStore({ dbName: name })
     await persistQueryClientSave({ queryClient: fresh, persister: createStowageClientPersister({ store, throttleTime: 0 }) })
-    expect(await keysOf(store)).toStrictEqual(['tanstack-query-client:index', 'tanstack-query-client:q:["new"]'])
+    expect(await keysOf(store)).toHaveLength(2)
+    const again = client()
+    await persistQueryClientRestore({ queryClient: again, persister: createStowageClientPersister({ store }) })
+    expect(again.getQueryData(['old'])).toBeUndefined()
+    expect(again.getQueryData(['new'])).toBe(2)
+  })
+
+  it('ignores the per-query records of @stowage/persist 0.2 and deletes them with its first save', async () => {
+    const store = createIdbStore({ dbName: dbName() })
+    const codec = createCodec()
+    await store.set('tanstack-query-client:index', codec.encode({ timestamp: Date.now(), buster: '', hashes: ['["old"]'], mutations: [] }))
+    await store.set('tanstack-query-client:q:["old"]', codec.encode({ queryHash: '["old"]', queryKey: ['old'], state: { data: 1, dataUpdatedAt: 1, errorUpdatedAt: 0, status: 'success' } }))
+    const persister = createStowageClientPersister({ store, throttleTime: 0 })
+    const qc = client()
+    await persistQueryClientRestore({ queryClient: qc, persister })
+    expect(qc.getQueryCache().getAll()).toHaveLength(0)
+    qc.setQueryData(['new'], 2)
+    await persistQueryClientSave({ queryClient: qc, persister })
+    const keys = await keysOf(store)
+    expect(keys.filter((k) => k.includes(':index') || k.includes(':q:'))).toStrictEqual([])
   })
 
   it('restores a client larger than one read batch', async () => {
@@ -110,15 +162,18 @@ describe('whole-client persister', () => {
     expect(second.getQueryData(['n', 619])).toStrictEqual({ i: 619, at: new Date(619) })
   })
 
-  it('cuts a large save into several batches', async () => {
+  it('cuts a large save into several segment writes, the manifest last', async () => {
     const store = recordingStore()
     const qc = client()
     const text = 'lorem ipsum '.repeat(2000)
     for (let i = 0; i < 200; i++) qc.setQueryData(['post', i], { i, text })
-    const persister = createStowageClientPersister({ store, throttleTime: 0, sliceMs: 0.001 })
+    const persister = createStowageClientPersister({ store, throttleTime: 0, sliceMs: 0.001, segmentBytes: 100_000 })
     await persistQueryClientSave({ queryClient: qc, persister })
     expect(store.writes.length).toBeGreaterThan(10)
-    expect(store.writes.flat()).toHaveLength(201)
+    expect(store.writes.at(-1)).toStrictEqual(['tanstack-query-client:manifest'])
+    const again = client()
+    await persistQueryClientRestore({ queryClient: again, persister: createStowageClientPersister({ store }) })
+    expect(again.getQueryCache().getAll()).toHaveLength(200)
   })
 
   it('discards the persisted client when the buster differs', async () => {
@@ -159,27 +214,32 @@ describe('whole-client persister', () => {
     expect(store.writes).toHaveLength(0)
     await persister.flush()
     unsubscribe()
-    expect(store.writes).toHaveLength(1)
+    expect(store.writes.flat().filter((k) => k.endsWith(':manifest'))).toHaveLength(1)
     const again = client()
     await persistQueryClientRestore({ queryClient: again, persister: createStowageClientPersister({ store }) })
     expect(again.getQueryData(['n'])).toBe(19)
   })
 
-  it('leaves out a damaged query, deletes it, and restores the others', async () => {
+  it('leaves out a damaged segment, restores the others, and deletes it with the next save', async () => {
     const name = dbName()
     const qc = client()
-    qc.setQueryData(['good'], 'fine')
-    qc.setQueryData(['bad'], 'lost')
-    await persistQueryClientSave({ queryClient: qc, persister: createStowageClientPersister({ dbName: name, throttleTime: 0 }) })
+    qc.setQueryData(['good'], 'fine'.repeat(100))
+    qc.setQueryData(['bad'], 'lost'.repeat(100))
+    await persistQueryClientSave({ queryClient: qc, persister: createStowageClientPersister({ dbName: name, throttleTime: 0, segmentBytes: 100 }) })
     const store = createIdbStore({ dbName: name })
-    const bytes = (await store.get('tanstack-query-client:q:["bad"]'))!
+    const { segments } = createCodec().decode<{ segments: string[] }>((await store.get('tanstack-query-client:manifest'))!)
+    expect(segments).toHaveLength(2)
+    const badKey = `tanstack-query-client:s:${segments[1]}`
+    const bytes = (await store.get(badKey))!
     bytes[bytes.length - 1]! ^= 0xff
-    await store.set('tanstack-query-client:q:["bad"]', bytes)
+    await store.set(badKey, bytes)
     const second = client()
-    await persistQueryClientRestore({ queryClient: second, persister: createStowageClientPersister({ store }) })
-    expect(second.getQueryData(['good'])).toBe('fine')
+    const persister = createStowageClientPersister({ store, throttleTime: 0 })
+    await persistQueryClientRestore({ queryClient: second, persister })
+    expect(second.getQueryData(['good'])).toBe('fine'.repeat(100))
     expect(second.getQueryData(['bad'])).toBeUndefined()
-    expect(await store.get('tanstack-query-client:q:["bad"]')).toBeUndefined()
+    await persistQueryClientSave({ queryClient: second, persister })
+    expect(await store.get(badKey)).toBeUndefined()
   })
 
   it('reports a query no envelope can hold as UNSUPPORTED_TYPE and writes the others', async () => {
@@ -194,7 +254,9 @@ describe('whole-client persister', () => {
     expect(StowageError.isInstance(errors[0])).toBe(true)
     expect(errors[0]!.code).toBe(StowageErrorCode.UNSUPPORTED_TYPE)
     expect(errors[0]!.message).toContain('["fn"]')
-    expect(await keysOf(store)).toStrictEqual(['tanstack-query-client:index', 'tanstack-query-client:q:["ok"]'])
+    const again = client()
+    await persistQueryClientRestore({ queryClient: again, persister: createStowageClientPersister({ store }) })
+    expect(again.getQueryCache().getAll().map((q) => q.queryHash)).toStrictEqual(['["ok"]'])
   })
 
   it("leaves the quota to the store: its byte budget evicts, and what cannot fit reaches onError as LIMIT_EXCEEDED", async () => {
@@ -203,25 +265,27 @@ describe('whole-client persister', () => {
     const evicted: string[] = []
     store.on('evict', (e) => evicted.push(...e.keys))
     const qc = client()
-    const persister = createStowageClientPersister({ store, throttleTime: 0, onError: (e) => errors.push(e) })
+    // A segment per row (segmentBytes below one row), so that the budget evicts single rows.
+    const persister = createStowageClientPersister({ store, throttleTime: 0, segmentBytes: 400, onError: (e) => errors.push(e) })
+    const rows = Array.from({ length: 10 }, () => crypto.getRandomValues(new Uint8Array(500)))
     for (let i = 0; i < 10; i++) {
-      qc.setQueryData(['row', i], `${i}`.repeat(500))
+      qc.setQueryData(['row', i], rows[i])
       await persistQueryClientSave({ queryClient: qc, persister })
     }
     expect(errors).toStrictEqual([])
-    expect(evicted).toContain('tanstack-query-client:q:["row",0]')
+    expect(evicted.some((key) => key.startsWith('tanstack-query-client:s:'))).toBe(true)
     expect(await store.byteSize()).toBeLessThanOrEqual(4000)
     // What the store evicted is left out of a restore; the newest queries come back.
     const restored = client()
     await persistQueryClientRestore({ queryClient: restored, persister: createStowageClientPersister({ store }) })
     expect(restored.getQueryData(['row', 0])).toBeUndefined()
-    expect(restored.getQueryData(['row', 9])).toBe('9'.repeat(500))
+    expect(restored.getQueryData(['row', 9])).toStrictEqual(rows[9])
     qc.setQueryData(['huge'], crypto.getRandomValues(new Uint8Array(10_000)))
     await persistQueryClientSave({ queryClient: qc, persister })
     expect(errors.map((e) => e.code)).toStrictEqual([StowageErrorCode.LIMIT_EXCEEDED])
   })
 
-  it('removeClient deletes the index and every query', async () => {
+  it('removeClient deletes the manifest and every segment', async () => {
     const store = createIdbStore({ dbName: dbName() })
     await store.set('other', new Uint8Array([1]))
     const qc = client()
@@ -234,7 +298,7 @@ describe('whole-client persister', () => {
   })
 
   it('refuses bad options with INVALID_ARGUMENT', () => {
-    for (const bad of [{ key: '' }, { throttleTime: -1 }, { sliceMs: 0 }]) {
+    for (const bad of [{ key: '' }, { throttleTime: -1 }, { sliceMs: 0 }, { segmentBytes: 0 }]) {
       expect(() => createStowageClientPersister(bad)).toThrow(expect.objectContaining({ code: StowageErrorCode.INVALID_ARGUMENT }))
     }
   })

@@ -16,7 +16,7 @@ export const richData = (i = 1) => ({
   bytes: new Uint8Array([i, 2, 3]),
 })
 
-/** An IndexedDB store that records every batch written and every key deleted. */
+/** An IndexedDB store that records every write (the keys of each `set` or `setMany`) and every key deleted. */
 export function recordingStore(name = dbName(), options: { maxBytes?: number } = {}): Store & { inner: IdbStore; writes: string[][]; deletes: string[][] } {
   const inner = createIdbStore({ dbName: name, ...options })
   const writes: string[][] = []
@@ -27,7 +27,10 @@ export function recordingStore(name = dbName(), options: { maxBytes?: number } =
     writes,
     deletes,
     get: (key) => inner.get(key),
-    set: (key, value, o) => inner.set(key, value, o),
+    set: (key, value, o) => {
+      writes.push([key])
+      return inner.set(key, value, o)
+    },
     delete: (key) => inner.delete(key),
     getMany: (keys) => inner.getMany(keys),
     setMany: (entries: readonly StoreEntry[]) => {
@@ -49,4 +52,26 @@ export async function keysOf(store: Store, prefix = ''): Promise<string[]> {
   const out: string[] = []
   for await (const key of store.keys!(prefix)) out.push(key)
   return out.sort()
+}
+
+/**
+ * A store over `inner` whose writes after the first `afterWrites` fail (as a closed tab's would
+ * never land) or never settle: a save interrupted midway.
+ */
+export function interruptedStore(inner: Store, afterWrites: number, mode: 'fail' | 'stall'): Store {
+  let writes = 0
+  const gate = <T>(write: () => Promise<T>): Promise<T> => {
+    if (writes++ < afterWrites) return write()
+    return mode === 'stall' ? new Promise<T>(() => {}) : Promise.reject(new Error('the page was closed'))
+  }
+  return {
+    name: 'interrupted',
+    get: (key) => inner.get(key),
+    getMany: (keys) => inner.getMany!(keys),
+    keys: (prefix) => inner.keys!(prefix),
+    set: (key, value, o) => gate(() => inner.set(key, value, o)),
+    setMany: (entries) => gate(() => inner.setMany!(entries)),
+    delete: (key) => gate(() => inner.delete(key)),
+    deleteMany: (keys) => gate(() => inner.deleteMany!(keys)),
+  }
 }

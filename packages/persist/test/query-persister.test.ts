@@ -1,9 +1,9 @@
 import { createIdbStore } from '@stowage/idb'
-import { MAGIC, StowageErrorCode } from '@stowage/core'
+import { createCodec, MAGIC, StowageErrorCode, type Codec } from '@stowage/core'
 import { QueryClient } from '@tanstack/query-core'
 import { describe, expect, it, vi } from 'vitest'
 import { createQuerySerializer, createQueryStorage, createStowageQueryPersister } from '../src/tanstack-query/index.js'
-import { dbName, keysOf, richData } from './helpers.js'
+import { dbName, keysOf, recordingStore, richData } from './helpers.js'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -59,6 +59,26 @@ describe('per-query persister', () => {
     const again = setup(createStowageQueryPersister({ dbName: name }))
     expect(await again.fetchQuery({ queryKey: ['draft'], queryFn: async () => 'fetched' })).toStrictEqual({ at: new Date(5), body: 'hello' })
   })
+
+  it('persistManualUpdates encodes after setQueryData returns, in background slices, and writes the latest state (#20-16)', async () => {
+    const store = recordingStore()
+    const base = createCodec({ compressThreshold: 1024 })
+    let encodes = 0
+    const codec: Codec = Object.assign(Object.create(base) as Codec, { encode: (value: unknown) => (encodes++, base.encode(value)) })
+    const p = createStowageQueryPersister({ store, codec, sliceMs: 1 })
+    const qc = setup(p)
+    const stop = p.persistManualUpdates(qc)
+    for (let i = 0; i < 1000; i++) qc.setQueryData(['row', i], { i, text: 'z'.repeat(500) })
+    qc.setQueryData(['row', 0], { i: 0, text: 'latest' })
+    expect(encodes).toBe(0) // nothing encoded inside setQueryData
+    for (let waited = 0; (await keysOf(store)).length < 1000 && waited < 20_000; waited += 100) await sleep(100)
+    stop()
+    expect(encodes).toBe(1000) // one encode per query, its latest state
+    expect(store.writes.length).toBeGreaterThan(1) // one batch per slice, not one task
+    const again = setup(createStowageQueryPersister({ store }))
+    expect(await again.fetchQuery({ queryKey: ['row', 0], queryFn: async () => 'fetched' })).toStrictEqual({ i: 0, text: 'latest' })
+    expect(await again.fetchQuery({ queryKey: ['row', 999], queryFn: async () => 'fetched' })).toStrictEqual({ i: 999, text: 'z'.repeat(500) })
+  }, 30_000)
 
   it('does not persist setQueryData without persistManualUpdates (TanStack writes after queryFn only)', async () => {
     const p = createStowageQueryPersister({ dbName: dbName() })

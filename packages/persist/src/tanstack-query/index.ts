@@ -1,5 +1,5 @@
 // @stowage/persist/tanstack-query: what is public, by name.
-export { createStowageClientPersister, DEFAULT_CLIENT_KEY, DEFAULT_THROTTLE_TIME, type StowageClientPersister, type StowageClientPersisterOptions } from './client-persister.js'
+export { createStowageClientPersister, DEFAULT_CLIENT_KEY, DEFAULT_SEGMENT_BYTES, DEFAULT_THROTTLE_TIME, type StowageClientPersister, type StowageClientPersisterOptions } from './client-persister.js'
 export { createStowageQueryPersister, DEFAULT_MAX_AGE, type StowageQueryPersister, type StowageQueryPersisterOptions } from './query-persister.js'
 export { createQuerySerializer, createQueryStorage, DEFAULT_QUERY_PREFIX, type QuerySerializer, type QueryStorage, type QueryStorageOptions } from './query-storage.js'
 export { DEFAULT_PERSIST_DB_NAME } from '../shared/resolve-store.js'

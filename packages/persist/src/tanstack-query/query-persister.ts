@@ -1,6 +1,8 @@
-import type { Codec, CodecOptions, Store, StowageError } from '@stowage/core'
+import { StowageError, StowageErrorCode, type Codec, type CodecOptions, type Store } from '@stowage/core'
 import { matchQuery, type QueryClient, type QueryFilters } from '@tanstack/query-core'
 import { experimental_createQueryPersister } from '@tanstack/query-persist-client-core'
+import { DEFAULT_SLICE_MS } from '../shared/yield-to-main.js'
+import { watchManualUpdates } from './manual-updates.js'
 import { createQuerySerializer, createQueryStorage, DEFAULT_QUERY_PREFIX } from './query-storage.js'
 
 /** TanStack's default `maxAge` of persisted queries: 24 hours. */
@@ -24,6 +26,8 @@ export interface StowageQueryPersisterOptions {
   readonly refetchOnRestore?: boolean | 'always'
   /** TanStack's `filters`: which queries are persisted. Defaults to all that use the persister. */
   readonly filters?: QueryFilters
+  /** Longest run of encoding before `persistManualUpdates` lets the page run (ms). Defaults to 8. */
+  readonly sliceMs?: number
 }
 
 /** What `experimental_createQueryPersister` returns, plus the store and a way to persist `setQueryData`. */
@@ -32,7 +36,9 @@ export type StowageQueryPersister = ReturnType<typeof experimental_createQueryPe
   readonly store: Store
   /**
    * Persists every `setQueryData` of the queries that use this persister (TanStack's per-query
-   * persister only writes after a `queryFn` ran).
+   * persister only writes after a `queryFn` ran). `setQueryData` itself only notes the query: its
+   * latest state is encoded afterwards, in the background, in slices of `sliceMs`, and written in
+   * batches.
    * @param queryClient - the client to watch.
    * @param onError - receives a failed write (a {@link StowageError} from the store or the codec). Defaults to ignoring it, as TanStack ignores its own failed writes.
    * @returns a function that stops watching.
@@ -53,15 +59,20 @@ export type StowageQueryPersister = ReturnType<typeof experimental_createQueryPe
  */
 export function createStowageQueryPersister(options: StowageQueryPersisterOptions = {}): StowageQueryPersister {
   const maxAge = options.maxAge ?? DEFAULT_MAX_AGE
-  const storage = createQueryStorage({ store: options.store, dbName: options.dbName, prefix: options.prefix ?? DEFAULT_QUERY_PREFIX, ttl: Number.isFinite(maxAge) ? maxAge : undefined })
+  const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS
+  if (!(Number.isFinite(sliceMs) && sliceMs > 0)) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'sliceMs must be a positive number of ms')
+  const prefix = options.prefix ?? DEFAULT_QUERY_PREFIX
+  const buster = options.buster ?? ''
+  const ttl = Number.isFinite(maxAge) ? maxAge : undefined
+  const storage = createQueryStorage({ store: options.store, dbName: options.dbName, prefix, ttl })
   const { serialize, deserialize } = createQuerySerializer(options.codec)
   const persister = experimental_createQueryPersister<Uint8Array>({
     storage,
     serialize,
     deserialize,
     maxAge,
-    buster: options.buster ?? '',
-    prefix: options.prefix ?? DEFAULT_QUERY_PREFIX,
+    buster,
+    prefix,
     refetchOnRestore: options.refetchOnRestore ?? true,
     filters: options.filters,
   })
@@ -69,11 +80,16 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
     ...persister,
     store: storage.store,
     persistManualUpdates(queryClient, onError) {
-      return queryClient.getQueryCache().subscribe((event) => {
-        if (event.type !== 'updated' || event.action.type !== 'success' || !event.action.manual) return
-        if (event.query.options.persister !== persister.persisterFn) return
-        if (options.filters && !matchQuery(options.filters, event.query)) return
-        persister.persistQuery(event.query).catch((e: unknown) => onError?.(e))
+      return watchManualUpdates({
+        queryClient,
+        store: storage.store,
+        accepts: (query) => query.options.persister === persister.persisterFn && (!options.filters || matchQuery(options.filters, query)),
+        keyOf: (query) => `${prefix}-${query.queryHash}`,
+        // What TanStack's own persistQuery writes.
+        encode: (query) => serialize({ state: query.state, queryKey: query.queryKey, queryHash: query.queryHash, buster }),
+        ttl,
+        sliceMs,
+        onError: (e) => onError?.(e),
       })
     },
   }

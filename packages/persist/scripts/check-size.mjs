@@ -1,0 +1,25 @@
+// What @stowage/persist's whole-client TanStack persister adds to a browser app, with what it
+// brings along (@stowage/core, @stowage/idb, idb, fflate), minified and gzipped as a bundler would
+// ship it; TanStack's own packages are left out (the app has them either way). Beside it, what the
+// JSON path adds: idb-keyval with TanStack's createAsyncStoragePersister. Issue 18 asks for at
+// most 20 KiB; this fails only past the regression budget below, and says whether that target is met.
+import { build } from 'esbuild'
+import { gzipSync } from 'node:zlib'
+
+const TARGET = 20 * 1024 // issue 18
+const BUDGET = 31 * 1024 // regressions: fail past this (30.0 KiB measured on 2026-11-24)
+const external = ['@tanstack/query-core', '@tanstack/query-persist-client-core']
+
+async function size(contents) {
+  const result = await build({ stdin: { contents, resolveDir: process.cwd() }, bundle: true, minify: true, format: 'esm', platform: 'browser', write: false, external })
+  return gzipSync(result.outputFiles[0].contents, { level: 9 }).length
+}
+
+const stowage = await size("export { createStowageClientPersister } from './dist/tanstack-query.js'")
+const json = await size("export { createStore, get, set, del } from 'idb-keyval'\nexport { createAsyncStoragePersister } from '@tanstack/query-async-storage-persister'")
+const kib = (n) => `${(n / 1024).toFixed(1)} KiB`
+console.log(`@stowage/persist (whole-client persister) + @stowage/idb + @stowage/core in a browser bundle: ${kib(stowage)} gzipped (issue 18's target ${kib(TARGET)}: ${stowage <= TARGET ? 'met' : 'missed'}; budget ${kib(BUDGET)}); idb-keyval + createAsyncStoragePersister: ${kib(json)}`)
+if (stowage > BUDGET) {
+  console.error('over budget')
+  process.exit(1)
+}

@@ -1,0 +1,74 @@
+// `persistManualUpdates`: TanStack's per-query persister writes a query only after its queryFn
+// ran, so `setQueryData` is watched here. Encoding inside the cache's notification would run in
+// the caller's task (5,000 `setQueryData` calls: one 2 s task), so the watcher only notes which
+// queries changed; their latest state is encoded later, in slices, and written in batches.
+import type { Store, StoreEntry } from '@stowage/core'
+import type { Query, QueryClient } from '@tanstack/query-core'
+import { setMany } from '../shared/batch.js'
+import { yieldToMain } from '../shared/yield-to-main.js'
+
+/** What the watcher needs from its persister. */
+export interface ManualUpdates {
+  readonly queryClient: QueryClient
+  readonly store: Store
+  /** Whether the persister keeps `query` (its `persister` option and the filters). */
+  accepts(query: Query): boolean
+  /** The store key of a query. */
+  keyOf(query: Query): string
+  /** The query as stored bytes. */
+  encode(query: Query): Uint8Array
+  /** The entries' time to live, in ms, or `undefined`. */
+  readonly ttl: number | undefined
+  readonly sliceMs: number
+  onError(error: unknown): void
+}
+
+/**
+ * Watches `setQueryData` on the queries a persister keeps and writes their latest state in the
+ * background: encoded in slices of `sliceMs`, one batch written per slice.
+ *
+ * @param updates - the client, the store and how to encode.
+ * @returns a function that stops watching (changes noted before it are still written).
+ */
+export function watchManualUpdates(updates: ManualUpdates): () => void {
+  const pending = new Map<string, Query>()
+  let draining = false
+
+  const drain = async () => {
+    let batch: StoreEntry[] = []
+    let start = performance.now()
+    const write = async () => {
+      const entries = batch
+      batch = []
+      await setMany(updates.store, entries).catch((e: unknown) => updates.onError(e))
+    }
+    while (pending.size > 0) {
+      const [hash, query] = pending.entries().next().value as [string, Query]
+      pending.delete(hash)
+      try {
+        batch.push({ key: updates.keyOf(query), value: updates.encode(query), ttl: updates.ttl })
+      } catch (e) {
+        updates.onError(e)
+      }
+      if (performance.now() - start >= updates.sliceMs) {
+        await write()
+        await yieldToMain()
+        start = performance.now()
+      }
+    }
+    await write()
+    draining = false
+    if (pending.size > 0) schedule()
+  }
+  const schedule = () => {
+    draining = true
+    setTimeout(() => void drain(), 0)
+  }
+
+  return updates.queryClient.getQueryCache().subscribe((event) => {
+    if (event.type !== 'updated' || event.action.type !== 'success' || !event.action.manual) return
+    if (!updates.accepts(event.query)) return
+    pending.set(event.query.queryHash, event.query)
+    if (!draining) schedule()
+  })
+}

@@ -1,0 +1,67 @@
+// What the whole-client persister knows of the stored client in this page: which segments the
+// manifest lists and which queries each holds, every query's encoded record (so an unchanged
+// query is never encoded again) and what was stored of its state, and what is left to delete.
+import type { Codec, Store, StowageError } from '@stowage/core'
+import type { QueryState } from '@tanstack/query-core'
+
+/** What a save compares: a query is encoded again only when one of these changed. */
+export interface Written {
+  readonly data: unknown
+  readonly dataUpdatedAt: number
+  readonly errorUpdatedAt: number
+  readonly status: QueryState['status']
+  readonly isInvalidated: boolean
+}
+
+export const fingerprint = ({ data, dataUpdatedAt, errorUpdatedAt, status, isInvalidated }: QueryState): Written => ({ data, dataUpdatedAt, errorUpdatedAt, status, isInvalidated })
+
+export const same = (a: Written, b: QueryState): boolean =>
+  a.data === b.data && a.dataUpdatedAt === b.dataUpdatedAt && a.errorUpdatedAt === b.errorUpdatedAt && a.status === b.status && a.isInvalidated === b.isInvalidated
+
+/** One stored query: its record, what it holds, and the segment it is in. */
+export interface Held {
+  readonly bytes: Uint8Array
+  readonly written: Written
+  readonly segment: string
+}
+
+/** What saving and restoring share: where, how, and how long a slice may run. */
+export interface SegmentContext {
+  readonly store: Store
+  /** Encodes one query record (no deflate: the segment is deflated as a whole). */
+  readonly recordCodec: Codec
+  /** Encodes the segments and the manifest. */
+  readonly segmentCodec: Codec
+  readonly key: string
+  readonly segmentBytes: number
+  readonly sliceMs: number
+  readonly onError: (error: StowageError) => void
+}
+
+/** The stored client as this page knows it. */
+export class SegmentBook {
+  /** Whether this page has read (or written) the manifest, so that `segments` is what it lists. */
+  known = false
+  /** The `save` id of that manifest (`undefined`: none was stored). */
+  save: string | undefined
+  /** Whether this page's first save has looked for records no manifest lists. */
+  swept = false
+  /** The manifest's segments, in order, with the hashes of the queries each holds. */
+  segments = new Map<string, readonly string[]>()
+  /** Every stored query by hash. */
+  held = new Map<string, Held>()
+  /** Segments with a record a restore left out: rewritten by the next save. */
+  readonly stale = new Set<string>()
+  /** Store keys no manifest will list again: deleted after the next manifest write. */
+  readonly garbage = new Set<string>()
+
+  /** Forgets everything (after the stored client was removed). */
+  reset(): void {
+    this.known = false
+    this.save = undefined
+    this.segments = new Map()
+    this.held = new Map()
+    this.stale.clear()
+    this.garbage.clear()
+  }
+}
