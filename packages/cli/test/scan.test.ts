@@ -152,9 +152,11 @@ describe('stowage scan', () => {
     try {
       const { code, stdout, stderr } = await runCli(['scan', `redis://${user}:secret-pw@${url.host}`, '--match', `${p}*`])
       expect(code).toBe(3)
-      expect(stderr).toMatch(new RegExp(`^stowage: STORE_ERROR: Redis at redis://${user}:\\*\\*\\*@${url.host} refused a command: NOPERM`))
+      // The user is a credential too: hidden with the password.
+      expect(stderr).toMatch(new RegExp(`^stowage: STORE_ERROR: Redis at redis://\\*\\*\\*:\\*\\*\\*@${url.host} refused a command: NOPERM`))
       expect(stdout).toMatch(/: REDIS REFUSED A COMMAND: a partial report/)
       expect(stdout + stderr).not.toContain('secret-pw')
+      expect(stdout + stderr).not.toContain(user)
     } finally {
       await client.call('ACL', 'DELUSER', user)
     }

@@ -2,6 +2,7 @@ export { createRedisStore, DEFAULT_CHUNK_SIZE, DEFAULT_COMMAND_TIMEOUT, MANIFEST
 export {
   createRedisInvalidation,
   DEFAULT_INVALIDATION_CHANNEL,
+  invalidationChannelFor,
   type RedisInvalidation,
   type RedisInvalidationOptions,
 } from './redis-invalidation.js'

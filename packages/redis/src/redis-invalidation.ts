@@ -11,14 +11,33 @@ import { DEFAULT_COMMAND_TIMEOUT } from './redis-store.js'
 export interface RedisInvalidationOptions {
   /** The client to publish with (ioredis Redis or Cluster, node-redis); a duplicate of it subscribes. It stays yours. */
   readonly client: unknown
-  /** The pub/sub channel. Defaults to `'stowage:invalidate'` ({@link DEFAULT_INVALIDATION_CHANNEL}). */
+  /**
+   * The pub/sub channel. Redis pub/sub ignores `SELECT`: a channel reaches every client of the
+   * server, so applications that share a Redis must not share a channel. Defaults to
+   * `'stowage:invalidate:<namespace>'` with `namespace`, else to `'stowage:invalidate'`
+   * ({@link DEFAULT_INVALIDATION_CHANNEL}), which every application on the server that leaves
+   * both out shares.
+   */
   readonly channel?: string
+  /**
+   * The namespace of the caches that use this channel (give their `createCache({ namespace })`):
+   * it names the default channel, so only caches of that namespace hear each other. Defaults to none.
+   */
+  readonly namespace?: string
   /** Longest wait for subscribing and for each publish, in ms. Defaults to 2000 (`DEFAULT_COMMAND_TIMEOUT`). */
   readonly timeout?: number
 }
 
-/** Default of {@link RedisInvalidationOptions.channel}. */
+/** Default of {@link RedisInvalidationOptions.channel} without a `namespace`: shared by every application on the server that gives neither. */
 export const DEFAULT_INVALIDATION_CHANNEL = 'stowage:invalidate'
+
+/**
+ * The channel {@link createRedisInvalidation} uses by default for caches of `namespace`.
+ * @returns `'stowage:invalidate:<namespace>'`.
+ */
+export function invalidationChannelFor(namespace: string): string {
+  return `${DEFAULT_INVALIDATION_CHANNEL}:${namespace}`
+}
 
 /** An {@link InvalidationChannel} over Redis pub/sub, with a `close()` that ends its subscriber connection. */
 export type RedisInvalidation = InvalidationChannel & { close(): Promise<void> }
@@ -31,10 +50,14 @@ export type RedisInvalidation = InvalidationChannel & { close(): Promise<void> }
  *
  * Subscribing and each publish have a deadline (`timeout`): a paused Redis makes them reject with
  * STORE_ERROR, never hang; a publish that timed out may still be delivered if Redis resumes.
- * @throws {StowageError} INVALID_ARGUMENT for an unknown client or a bad timeout; STORE_ERROR when subscribing fails or times out.
+ * @throws {StowageError} INVALID_ARGUMENT for an unknown client, a bad timeout or an empty namespace; STORE_ERROR when subscribing fails or times out.
  */
 export async function createRedisInvalidation(options: RedisInvalidationOptions): Promise<RedisInvalidation> {
-  const channel = options.channel ?? DEFAULT_INVALIDATION_CHANNEL
+  const { namespace } = options
+  if (namespace !== undefined && (typeof namespace !== 'string' || namespace.length === 0)) {
+    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `namespace must be a non-empty string, got ${JSON.stringify(namespace)}`)
+  }
+  const channel = options.channel ?? (namespace === undefined ? DEFAULT_INVALIDATION_CHANNEL : invalidationChannelFor(namespace))
   const timeout = options.timeout ?? DEFAULT_COMMAND_TIMEOUT
   if (!(Number.isFinite(timeout) && timeout > 0)) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `timeout must be a positive number of ms, got ${String(timeout)}`)
   const listeners = new Set<(message: Uint8Array) => void>()

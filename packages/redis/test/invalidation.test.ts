@@ -1,9 +1,9 @@
-import { createCache } from '@stowage/core'
+import { createCache, StowageErrorCode } from '@stowage/core'
 import { Redis } from 'ioredis'
 import { createClient } from 'redis'
 import { createClient as createClient6 } from 'redis6'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { createRedisInvalidation, createRedisStore } from '../src/index.js'
+import { createRedisInvalidation, createRedisStore, invalidationChannelFor } from '../src/index.js'
 
 // Two "processes": each with its own connection, local memory tier and subscription.
 const url = inject('redisUrl')
@@ -89,6 +89,31 @@ describe('invalidation over Redis pub/sub', () => {
       await slow.quit()
     })
   }
+
+  it('with namespace, the channel is named after it: caches of other namespaces on the same Redis hear nothing', async () => {
+    const ours = `ns-${Math.random().toString(36).slice(2)}`
+    const theirs = `ns-${Math.random().toString(36).slice(2)}`
+    const [a, b, other] = await Promise.all([
+      createRedisInvalidation({ client: clients[0], namespace: ours }),
+      createRedisInvalidation({ client: clients[1], namespace: ours }),
+      createRedisInvalidation({ client: clients[1], namespace: theirs }),
+    ])
+    const heard: number[][] = []
+    const heardElsewhere: number[][] = []
+    b.subscribe((m) => heard.push([...m]))
+    other.subscribe((m) => heardElsewhere.push([...m]))
+    // A plain subscriber on the documented name hears it too.
+    const plain = clients[0]!.duplicate()
+    const heardPlain: string[] = []
+    plain.on('messageBuffer', (from: Buffer) => heardPlain.push(from.toString()))
+    await plain.subscribe(invalidationChannelFor(ours))
+    await a.publish(new Uint8Array([0xc1, 7]))
+    await until(async () => heard.length === 1 && heardPlain.length === 1)
+    await new Promise((r) => setTimeout(r, 50))
+    expect([heard, heardPlain, heardElsewhere]).toStrictEqual([[[0xc1, 7]], [`stowage:invalidate:${ours}`], []])
+    await expect(createRedisInvalidation({ client: clients[0], namespace: '' })).rejects.toMatchObject({ code: StowageErrorCode.INVALID_ARGUMENT })
+    await Promise.all([a.close(), b.close(), other.close(), plain.quit()])
+  })
 
   it('works with node-redis clients too, and speaks the same bytes', async () => {
     const channel = `stowage-test:${Math.random()}`

@@ -13,19 +13,34 @@ export interface RedisConnection {
   close(): Promise<void>
 }
 
+// Query parameters that may carry a credential. ioredis turns every parameter of a URL into a
+// client option, so `?password=` and `?username=` log in as surely as `user:password@` does
+// (and `?sentinelPassword=`, …): any name that could hold one is hidden.
+const CREDENTIAL_PARAMETER = /pass|user|auth|secret|token|cred|key/i
+
 /**
- * The URL with any password replaced by `***`.
+ * The URL with every credential a client would use replaced by `***`: the user and password of
+ * its userinfo, and the value of any query parameter whose name could hold one (`password`,
+ * `username`, `sentinelPassword`, …). Anything else (not a redis:// or rediss:// URL, or one that
+ * does not parse) loses all before an `@` and all after a `?`.
  * @param url - a redis:// or rediss:// URL.
  * @returns the URL fit to print.
  */
 export function redactUrl(url: string): string {
+  // Anything but a redis:// URL (a mistyped one, `user:pw@host`) is only echoed in an error: all
+  // before an `@` and all after a `?` go.
+  const blunt = () => url.replace(/^([^@/?#]*:\/\/)?[^/?#]*@/, '$1***@').replace(/\?[\s\S]*$/, '?***')
+  if (!/^rediss?:\/\//i.test(url)) return blunt()
+  let u: URL
   try {
-    const u = new URL(url)
-    if (u.password) u.password = '***'
-    return u.toString().replace(/\/$/, '')
+    u = new URL(url)
   } catch {
-    return url
+    return blunt()
   }
+  if (u.username) u.username = '***'
+  if (u.password) u.password = '***'
+  for (const name of new Set(u.searchParams.keys())) if (CREDENTIAL_PARAMETER.test(name)) u.searchParams.set(name, '***')
+  return u.toString().replace(/\/$/, '')
 }
 
 /**
@@ -36,7 +51,7 @@ export function redactUrl(url: string): string {
  * @throws {StowageError} INVALID_ARGUMENT for a URL that is not redis:// or rediss://; STORE_ERROR when Redis cannot be reached.
  */
 export async function connectRedis(url: string): Promise<RedisConnection> {
-  if (!/^rediss?:\/\//.test(url)) throw invalidInput(`not a Redis URL: ${url} (expected redis://host:port or rediss://…)`)
+  if (!/^rediss?:\/\//.test(url)) throw invalidInput(`not a Redis URL: ${redactUrl(url)} (expected redis://host:port or rediss://…)`)
   const label = redactUrl(url)
   let lastError: unknown
   const client = new Redis(url, {
