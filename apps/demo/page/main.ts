@@ -1,7 +1,7 @@
 // The demo page: fetches each object with fetchCached, which keeps the server's envelope bytes in
 // IndexedDB as they arrived, revalidates with ETags, and serves them offline. It shows the sizes
 // on both sides and checks the bytes in IndexedDB against the bytes in Redis.
-import { createCache } from '@stowage/core'
+import { createCache, inspect } from '@stowage/core'
 import { createIdbStore, fetchCachedWithInfo, type FetchSource } from '@stowage/idb'
 import { keepShell } from './shell.js'
 
@@ -30,6 +30,10 @@ interface Row {
   revision: number
   summary: string
   decodeMs: number
+  /** Read from IndexedDB and decode, in a cache without an in-process tier (as after a reload). */
+  readMs: number
+  /** The JSON path: the same value kept as JSON text in IndexedDB, read back and parsed. */
+  jsonParseMs: number
 }
 declare global {
   interface Window {
@@ -39,6 +43,12 @@ declare global {
 
 const store = createIdbStore({ dbName: 'stowage-demo' })
 const cache = createCache({ store, namespace: 'demo' })
+// Reads that go to IndexedDB every time, as the first reads after a reload do.
+const fromDisk = createCache({ store, namespace: 'demo', local: false })
+// The JSON path beside it: the same data kept as JSON text in IndexedDB, read back and parsed.
+const jsonStore = createIdbStore({ dbName: 'stowage-demo-json' })
+const utf8 = new TextEncoder()
+const fromUtf8 = new TextDecoder()
 window.demo = { ready: false, rows: {}, counts: { network: 0, revalidated: 0, offline: 0, stale: 0 } }
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
 
@@ -56,6 +66,7 @@ const ratio = (stowage: number | undefined, json: number | undefined) =>
 
 function summarize(value: { revision: number; data: unknown }): string {
   const data = value.data as Record<string, unknown> | unknown[]
+  if (Array.isArray(data) && 'cca3' in (data[0] as object)) return `${data.length} countries; first ${(data[0] as { name: { common: string } }).name.common}`
   if (Array.isArray(data)) return `${data.length.toLocaleString('en')} items; last index ${(data.at(-1) as { index: number }).index}`
   if ('comments' in data) return `“${data.title as string}”, ${(data.comments as unknown[]).length} comments`
   return `session ${String(data.userId)}, scopes ${(data.scopes as string[]).join(', ')}`
@@ -68,6 +79,9 @@ async function load(name: string): Promise<void> {
   const decodeMs = performance.now() - started
   window.demo.counts[result.source]++
   const stored = await cache.getBytes(url)
+  const readMs = await timed(() => fromDisk.get(url))
+  await jsonStore.set(url, utf8.encode(JSON.stringify(result.value)))
+  const jsonParseMs = await timed(async () => JSON.parse(fromUtf8.decode(await jsonStore.get(url))))
   const previous = window.demo.rows[name]
   window.demo.rows[name] = {
     name,
@@ -77,11 +91,31 @@ async function load(name: string): Promise<void> {
     revision: result.value.revision,
     summary: summarize(result.value),
     decodeMs,
+    readMs,
+    jsonParseMs,
   }
   if (previous && previous.revision !== result.value.revision) flash.add(name)
 }
 
 const flash = new Set<string>()
+
+// The median of five runs of `work`, in ms.
+async function timed(work: () => unknown): Promise<number> {
+  const times: number[] = []
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now()
+    await work()
+    times.push(performance.now() - t)
+  }
+  return times.sort((a, b) => a - b)[2] as number
+}
+
+// The MessagePack an envelope holds, inflated: what both sides compare (fetchCached keeps a
+// deflated envelope inflated in the browser, so the envelopes differ while the MessagePack is the same).
+function payloadOf(bytes: Uint8Array): Uint8Array {
+  const plain = cache.codec.inflateEnvelope(bytes)
+  return plain.subarray(plain.length - inspect(plain).payloadLength)
+}
 
 async function refreshStats(): Promise<void> {
   try {
@@ -98,7 +132,7 @@ async function refreshStats(): Promise<void> {
   for (const row of Object.values(window.demo.rows)) {
     const figures = stats.datasets[row.name]
     const stored = await cache.getBytes(`/api/data/${row.name}`)
-    row.equal = figures?.sha256 !== undefined && stored !== undefined ? figures.sha256 === (await sha256(stored)) : undefined
+    row.equal = figures?.sha256 !== undefined && stored !== undefined ? figures.sha256 === (await sha256(payloadOf(stored))) : undefined
   }
 }
 
@@ -119,6 +153,7 @@ function render(): void {
         <td><b>${human(row.storedBytes)}</b></td>
         <td>${f?.encodeMs?.toFixed(2) ?? '—'} / ${f?.decodeMs?.toFixed(2) ?? '—'} ms</td>
         <td>${row.decodeMs.toFixed(1)} ms</td>
+        <td><b>${row.readMs.toFixed(2)} ms</b> / ${row.jsonParseMs.toFixed(2)} ms</td>
         <td class="source">${row.source}</td>
         ${equal}
         <td><button data-invalidate="${row.name}">invalidate</button></td>
@@ -130,7 +165,7 @@ function render(): void {
   $('server-column').textContent = stats?.store === 'memory' ? 'in Redis: none (the server caches in memory)' : 'in Redis (memory used): JSON → Stowage'
   $('overhead-note').textContent =
     stats?.store === 'redis'
-      ? 'Redis columns are MEMORY USAGE: the value plus what Redis spends on every key (the key itself, its metadata, allocator rounding: about 50 to 100 bytes), which is why a small envelope takes more room in Redis than the same bytes in IndexedDB. The last column compares the bytes themselves (SHA-256): identical.'
+      ? 'Redis columns are MEMORY USAGE: the value plus what Redis spends on every key (the key itself, its metadata, allocator rounding: about 50 to 100 bytes), which is why a small envelope takes more room in Redis than the same bytes in IndexedDB. The last column compares the MessagePack on both sides (SHA-256): identical. The browser keeps an envelope the server deflated inflated (fetchCached\'s inflate), so IndexedDB may hold more bytes than Redis for the same MessagePack, and reads it back without inflating.'
       : ''
   // A linear chart: each row's JSON bar is full width and the Stowage bar is drawn to the same scale.
   const chart = $<HTMLElement>('chart') as unknown as SVGSVGElement
@@ -157,7 +192,7 @@ function render(): void {
 }
 
 async function loadAll(): Promise<void> {
-  const names = window.demo.stats ? Object.keys(window.demo.stats.datasets) : ['items-100', 'items-1000', 'items-100000', 'post', 'session']
+  const names = window.demo.stats ? Object.keys(window.demo.stats.datasets) : ['items-100', 'items-1000', 'items-100000', 'post', 'countries', 'session']
   $('status').textContent = 'loading…'
   for (const name of names) await load(name)
   await refreshStats()

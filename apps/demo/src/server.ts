@@ -3,7 +3,7 @@
 // ETag, through @stowage/http) or as JSON for comparison, plus stats, invalidation and server-sent events.
 // Plain node:http: six routes do not need a framework, and the demo stays one dependency lighter.
 import { w1, w2, w4 } from '@stowage/bench/workloads'
-import { createCache, createMemoryStore, type Cache, type Store } from '@stowage/core'
+import { createCache, createMemoryStore, inspect, type Cache, type Codec, type Store } from '@stowage/core'
 import { envelopeResponse, fromNodeRequest, sendNodeResponse, serveCached } from '@stowage/http'
 import { createRedisStore } from '@stowage/redis'
 import { Redis } from 'ioredis'
@@ -12,6 +12,7 @@ import { readFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { createRequire } from 'node:module'
 import { extname, join, normalize } from 'node:path'
+import { allowedHosts, hostAllowed, sameOrigin } from './guard.js'
 
 
 // The countries app's data: the `world-countries` npm package (250 countries, real data).
@@ -39,6 +40,7 @@ const datasets: Record<string, { readonly label: string; make(): unknown }> = {
   'items-1000': { label: 'seed array, 1,000 items (best case)', make: () => w1(1000) },
   'items-100000': { label: 'seed array, 100,000 items (best case)', make: () => w1(100000) },
   post: { label: 'blog post with 40 comments', make: () => w2() },
+  countries: { label: 'world-countries, 250 countries (real data)', make: () => countries },
   session: { label: 'user session', make: () => w4() },
 }
 
@@ -70,6 +72,12 @@ interface Figures {
 }
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
+// The MessagePack an envelope holds, inflated: what both sides compare (a browser keeps a deflated
+// envelope inflated, so the envelopes themselves differ there while the MessagePack is the same).
+const payloadOf = (codec: Codec, bytes: Uint8Array) => {
+  const plain = codec.inflateEnvelope(bytes)
+  return plain.subarray(plain.length - inspect(plain).payloadLength)
+}
 
 function median(fn: () => void, runs = 5): number {
   const times: number[] = []
@@ -91,8 +99,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   const revisions = new Map<string, number>()
   const figures = new Map<string, Figures>()
   const counters = { hits: 0, misses: 0, notModified: 0 }
-  // The keys this run wrote: the only ones it deletes when it stops.
+  // The keys this run wrote (a hit writes nothing): the only ones it deletes when it stops.
   const written = new Set<string>()
+  // The datasets whose JSON copy this run wrote beside them in Redis.
+  const writtenJson = new Set<string>()
+  let hosts: ReadonlySet<string> = new Set()
   const listeners = new Set<ServerResponse>()
 
   // The envelope for a dataset: from the cache, or made, measured and cached.
@@ -113,6 +124,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     if (redis) {
       // A JSON copy beside it, only to show what Redis would hold for JSON.
       await redis.set(`${namespace}-json:${name}`, json, 'PX', 10 * 60_000)
+      writtenJson.add(name)
       redisJson = await redis.memory('USAGE', `${namespace}-json:${name}`, 'SAMPLES', '0')
       redisStowage = await redis.memory('USAGE', `${namespace}:${name}`, 'SAMPLES', '0')
     }
@@ -121,7 +133,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       stowageBytes: bytes.length,
       redisJson,
       redisStowage,
-      sha256: sha256(bytes),
+      sha256: sha256(payloadOf(cache.codec, bytes)),
       encodeMs: median(() => cache.codec.encode(value)),
       decodeMs: median(() => cache.codec.decode(bytes)),
     })
@@ -129,6 +141,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!hostAllowed(req, hosts)) return void res.writeHead(421, { 'Content-Type': 'text/plain' }).end('this server answers only to 127.0.0.1 and localhost')
     const url = new URL(req.url ?? '/', 'http://localhost')
     const data = /^\/api\/data\/([\w-]+)$/.exec(url.pathname)
     if (data && (req.method === 'GET' || req.method === 'HEAD')) {
@@ -146,13 +159,17 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       const record = code === undefined ? undefined : countries.find((c) => c.cca3 === code)
       if (code !== undefined && record === undefined) return void res.writeHead(404).end()
       const key = code === undefined ? 'countries' : `country:${code}`
-      written.add(key)
-      const response = await serveCached(fromNodeRequest(req), { cache, key, load: () => record ?? countryList() })
+      const load = () => {
+        written.add(key) // called on a miss only: this run writes the key
+        return record ?? countryList()
+      }
+      const response = await serveCached(fromNodeRequest(req), { cache, key, load })
       if (response.status === 304) counters.notModified++
       return sendNodeResponse(res, response)
     }
     const invalidate = /^\/api\/invalidate\/([\w-]+)$/.exec(url.pathname)
     if (invalidate && req.method === 'POST') {
+      if (!sameOrigin(req)) return void res.writeHead(403, { 'Content-Type': 'text/plain' }).end('state changes only from this server\'s own pages')
       const name = invalidate[1] as string
       if (!datasets[name]) return void res.writeHead(404).end()
       revisions.set(name, (revisions.get(name) ?? 1) + 1)
@@ -197,6 +214,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   })
   await new Promise<void>((resolve) => server.listen(options.port ?? 3000, '127.0.0.1', resolve))
   const { port } = server.address() as { port: number }
+  hosts = allowedHosts(port)
   return {
     url: `http://127.0.0.1:${port}`,
     store: redis ? 'redis' : 'memory',
@@ -205,11 +223,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))
       // Only what this run wrote: a shared Redis may hold other demo keys (another run's, yours).
-      const names = [...written]
-      if (names.length > 0) {
-        await cache.deleteMany(names).catch(() => {})
-        await redis?.del(...names.map((name) => `${namespace}-json:${name}`)).catch(() => {})
-      }
+      if (written.size > 0) await cache.deleteMany([...written]).catch(() => {})
+      if (writtenJson.size > 0) await redis?.del(...[...writtenJson].map((name) => `${namespace}-json:${name}`)).catch(() => {})
       await redis?.quit().catch(() => {})
     },
   }
