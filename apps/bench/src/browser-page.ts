@@ -5,6 +5,7 @@ import { createServer } from 'node:http'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Page } from 'playwright'
+import puppeteer from 'puppeteer-core'
 import { chromiumLaunchOptions } from '../../../chromium.js'
 
 export interface BenchPage {
@@ -14,8 +15,17 @@ export interface BenchPage {
   close(): Promise<void>
 }
 
-/** Bundles `browser/<file>`, serves it and waits until the page has set `window[ready]`. */
-export async function openBenchPage(file: string, ready: string): Promise<BenchPage> {
+// Debian's firefox-esr, as the Firefox test project uses it (FIREFOX_PATH overrides).
+const firefoxPath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr'
+
+/** A bench page in Firefox: only what the benches use of it. */
+export interface FirefoxBenchPage {
+  evaluate<A, R>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>
+  readonly version: string
+  close(): Promise<void>
+}
+
+async function serveBundle(file: string): Promise<{ server: ReturnType<typeof createServer>; url: string }> {
   const entry = join(dirname(fileURLToPath(import.meta.url)), 'browser', file)
   const bundle = (await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'browser', write: false, target: 'es2022', minify: true })).outputFiles[0]!.text
   const server = createServer((req, res) => {
@@ -23,9 +33,37 @@ export async function openBenchPage(file: string, ready: string): Promise<BenchP
     res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><script type="module" src="/page.js"></script>')
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` }
+}
+
+/** Bundles `browser/<file>` and opens it in Debian's firefox-esr (puppeteer-core over WebDriver BiDi), as {@link openBenchPage} does in Chromium. */
+export async function openFirefoxBenchPage(file: string, ready: string): Promise<FirefoxBenchPage> {
+  const { server, url } = await serveBundle(file)
+  const browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: firefoxPath,
+    headless: true,
+    extraPrefsFirefox: { 'network.captive-portal-service.enabled': false, 'network.connectivity-service.enabled': false },
+  })
+  const page = await browser.newPage()
+  await page.goto(url)
+  await page.waitForFunction((name: string) => typeof (window as unknown as Record<string, unknown>)[name] === 'function', {}, ready)
+  return {
+    evaluate: (fn, arg) => page.evaluate(fn as never, arg as never) as never,
+    version: await browser.version(),
+    async close() {
+      await browser.close()
+      server.close()
+    },
+  }
+}
+
+/** Bundles `browser/<file>`, serves it and waits until the page has set `window[ready]`. */
+export async function openBenchPage(file: string, ready: string): Promise<BenchPage> {
+  const { server, url } = await serveBundle(file)
   const browser = await chromium.launch(chromiumLaunchOptions)
   const page = await browser.newPage()
-  await page.goto(`http://127.0.0.1:${(server.address() as { port: number }).port}`)
+  await page.goto(url)
   await page.waitForFunction((name) => typeof (window as unknown as Record<string, unknown>)[name] === 'function', ready)
   return {
     page,

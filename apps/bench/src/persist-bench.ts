@@ -1,71 +1,241 @@
-// App state persisted in IndexedDB (issue 11): a TanStack Query client of 5,000 queries of real
-// data (the 329 GitHub webhook payloads, cycled) saved and restored in real Chromium by TanStack's
-// createAsyncStoragePersister over idb-keyval (its default JSON serializer, the issue's baseline),
-// by the structured-clone idb-keyval persister of TanStack's docs, and by @stowage/persist's
-// whole-client persister over @stowage/idb. Bundles browser/persist-page.ts, prints Markdown and a
+// App state persisted in IndexedDB (issues 11, 18 and 20): a TanStack Query client of 5,000 queries
+// of real data saved and restored in real Chromium by TanStack's createAsyncStoragePersister over
+// idb-keyval (its default JSON serializer), by the structured-clone idb-keyval persister of
+// TanStack's docs, and by @stowage/persist's whole-client persister over @stowage/idb.
+//
+// Modes (`--mode page`, `--mode reload`, both by default; `--mode firefox`):
+// - in one page: save, then restore into a new client over a new connection;
+// - the same in one page of Firefox (firefox-esr over WebDriver BiDi, as vitest.firefox.ts);
+// - after a real reload: save in a browser over a persistent profile, close it, measure the
+//   profile's IndexedDB folder, then restore in a new browser over the same profile (cold JIT,
+//   data read from disk).
+// Two data sets: the 329 GitHub webhook payloads (0.9–27 kB), and small queries of real data: the
+// distinct `repository`, `sender`, `issue` and `pull_request` objects of those payloads of 2–10 kB
+// of JSON. Both cycled to 5,000 queries. Bundles browser/persist-page.ts, prints Markdown and a
 // RESULT line.
-import { openBenchPage } from './browser-page.js'
-import type { PersistMethod, PersistSample } from './browser/persist-page.js'
+import { build } from 'esbuild'
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { createServer } from 'node:http'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium, type BrowserContext, type Page } from 'playwright'
+import puppeteer from 'puppeteer-core'
+import { chromiumLaunchOptions } from '../../../chromium.js'
+import type { PersistMethod, RestoreSample, SaveSample } from './browser/persist-page.js'
 import { webhookPayloads } from './real-data.js'
 
-const QUERIES = 5000
-const ROUNDS = 5 // after one warm-up round per method
-const methods: Array<[PersistMethod, string]> = [
+const QUERIES = Number(process.env.PERSIST_QUERIES ?? 5000)
+const ROUNDS = Number(process.env.PERSIST_ROUNDS ?? 3) // after one warm-up round per method
+const mode = process.argv.includes('--mode') ? process.argv[process.argv.indexOf('--mode') + 1] : 'both'
+const allMethods: Array<[PersistMethod, string]> = [
   ['json', 'createAsyncStoragePersister + idb-keyval (JSON)'],
   ['clone', 'idb-keyval structured clone (TanStack docs)'],
   ['stowage', '@stowage/persist client persister'],
   ['stowage-plain', "@stowage/persist client persister, `compress: 'never'`"],
 ]
+// PERSIST_METHODS=json,clone,stowage,stowage-plain picks others (the targets need the first three).
+const picked = (process.env.PERSIST_METHODS ?? 'json,clone,stowage').split(',')
+const methods = allMethods.filter(([m]) => picked.includes(m))
 
-const { page, version, close } = await openBenchPage('persist-page.ts', 'runPersistBench')
-const payloads = webhookPayloads()
-const samples = new Map<PersistMethod, PersistSample[]>(methods.map(([m]) => [m, []]))
-try {
+/** The small queries: distinct sub-objects of the webhook payloads of 2–10 kB of JSON. */
+function smallQueries(): unknown[] {
+  const seen = new Set<string>()
+  const out: unknown[] = []
+  for (const payload of webhookPayloads() as Array<Record<string, unknown>>) {
+    for (const field of ['repository', 'sender', 'issue', 'pull_request']) {
+      const value = payload[field]
+      if (typeof value !== 'object' || value === null) continue
+      const json = JSON.stringify(value)
+      if (json.length < 2000 || json.length > 10_000 || seen.has(json)) continue
+      seen.add(json)
+      out.push(value)
+    }
+  }
+  return out
+}
+
+const dataSets: Array<{ name: string; values: unknown[] }> = [
+  { name: 'webhook payloads (329, 0.9–27 kB)', values: webhookPayloads() },
+  { name: 'small queries (90 distinct sub-objects, 2.2–6.5 kB)', values: smallQueries() },
+].filter((_, i) => (process.env.PERSIST_SETS ?? '0,1').split(',').includes(String(i)))
+const jsonMb = (values: unknown[]) => {
+  let n = 0
+  for (let i = 0; i < QUERIES; i++) n += JSON.stringify(values[i % values.length]).length
+  return `${(n / 1e6).toFixed(1)} MB`
+}
+
+interface Sample {
+  save: SaveSample
+  restore: RestoreSample
+  diskBytes?: number
+}
+
+// One server on one port for the whole run: the origin (and so the IndexedDB folder) must be the
+// same across the two browsers of a reload.
+const entry = join(dirname(fileURLToPath(import.meta.url)), 'browser', 'persist-page.ts')
+const bundle = (await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'browser', write: false, target: 'es2022', minify: true })).outputFiles[0]!.text
+const server = createServer((req, res) => {
+  if (req.url === '/page.js') return res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(bundle)
+  res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><script type="module" src="/page.js"></script>')
+})
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+
+async function openPage(context: BrowserContext): Promise<Page> {
+  const page = context.pages()[0] ?? (await context.newPage())
+  await page.goto(url)
+  await page.waitForFunction(() => typeof window.runPersistRestore === 'function')
+  return page
+}
+
+function folderBytes(dir: string): number {
+  let n = 0
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name)
+    const s = statSync(path)
+    n += s.isDirectory() ? folderBytes(path) : s.size
+  }
+  return n
+}
+
+/** What the in-page runs need of a page: Playwright's and Puppeteer's pages both have it. */
+interface Evaluating {
+  evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>
+}
+
+/** One method's save and restore within one page. */
+async function inPage(page: Evaluating, values: unknown[], method: PersistMethod, round: number): Promise<Sample> {
+  const dbName = `persist-bench-${method}-${round}-${Math.random().toString(36).slice(2)}`
+  await page.evaluate((name) => window.deletePersistDb(name), dbName)
+  const save = await page.evaluate(([v, q, m, name]) => window.runPersistSave(v, q, m, name), [values, QUERIES, method, dbName] as const)
+  await new Promise((r) => setTimeout(r, 300))
+  const restore = await page.evaluate(([m, name]) => window.runPersistRestore(m, name), [method, dbName] as const)
+  await page.evaluate((name) => window.deletePersistDb(name), dbName)
+  return { save, restore }
+}
+
+/** One method's save in one browser and restore in another over the same profile. */
+async function afterReload(values: unknown[], method: PersistMethod): Promise<Sample> {
+  const profile = mkdtempSync(join(tmpdir(), 'persist-bench-'))
+  try {
+    const launch = () => chromium.launchPersistentContext(profile, { ...chromiumLaunchOptions, headless: true })
+    let context = await launch()
+    const save = await (await openPage(context)).evaluate(([v, q, m]) => window.runPersistSave(v, q, m, 'reload'), [values, QUERIES, method] as const)
+    await context.close()
+    const diskBytes = folderBytes(join(profile, 'Default', 'IndexedDB'))
+    context = await launch()
+    const restore = await (await openPage(context)).evaluate((m) => window.runPersistRestore(m, 'reload'), method)
+    await context.close()
+    return { save, restore, diskBytes }
+  } finally {
+    rmSync(profile, { recursive: true, force: true })
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
+const check = (ok: boolean) => (ok ? 'met' : '**missed**')
+const mb = (n: number | undefined) => (n === undefined ? '—' : `${(n / 1e6).toFixed(1)} MB`)
+const ms = (n: number) => `${n.toFixed(0)} ms`
+const x = (n: number) => `${n.toFixed(2)}×`
+
+const lines: string[] = []
+const results: Array<[string, number, boolean]> = []
+
+async function section(label: string, values: unknown[], run: (method: PersistMethod, round: number) => Promise<Sample>): Promise<void> {
+  const samples = new Map<PersistMethod, Sample[]>(methods.map(([m]) => [m, []]))
   for (let round = -1; round < ROUNDS; round++) {
     // The order rotates each round, so that no method always runs on a warmer or fuller heap.
     const order = methods.map((_, i) => methods[(i + Math.max(round, 0)) % methods.length]![0])
     for (const method of order) {
-      process.stderr.write(`persist-bench: ${method} round ${round}\n`)
-      const sample = (await page.evaluate(([p, q, m, r]) => window.runPersistBench(p, q, m, r), [payloads, QUERIES, method, round] as const)) as PersistSample
-      if (sample.restoredQueries !== QUERIES) throw new Error(`${method} restored ${sample.restoredQueries} of ${QUERIES} queries`)
+      process.stderr.write(`persist-bench: ${label} ${method} round ${round}\n`)
+      const sample = await run(method, round)
+      if (sample.restore.restoredQueries !== QUERIES) throw new Error(`${method} restored ${sample.restore.restoredQueries} of ${QUERIES} queries`)
       if (round >= 0) samples.get(method)!.push(sample)
     }
   }
-} finally {
-  await close()
+  const med = (m: PersistMethod, f: (s: Sample) => number | undefined) => {
+    const xs = samples.get(m)!.map(f)
+    return xs.some((v) => v === undefined) ? undefined : median(xs as number[])
+  }
+  const worst = (m: PersistMethod, f: (s: Sample) => number) => Math.max(...samples.get(m)!.map(f))
+  // As persistQueryClientRestore / persistQueryClientSave: the persister's part and TanStack's.
+  const restore = (m: PersistMethod) => med(m, (s) => s.restore.ms + s.restore.hydrateMs)!
+  const save = (m: PersistMethod) => med(m, (s) => s.save.ms + s.save.dehydrateMs)!
+  const valueBytes = (m: PersistMethod) => med(m, (s) => s.save.bytes)
+  const disk = (m: PersistMethod) => med(m, (s) => s.diskBytes)
+  lines.push(`### ${label}`, '')
+  if (['json', 'clone', 'stowage'].every((m) => samples.has(m as PersistMethod))) {
+    const worstSave = worst('stowage', (s) => s.save.longestTaskMs)
+    const worstRestore = worst('stowage', (s) => s.restore.longestTaskMs)
+    const target = (name: string, ratio: number, ok: boolean, measured: string) => {
+      results.push([`${label}: ${name}`, ratio, ok])
+      lines.push(`| ${name} | ${measured} | ${check(ok)} |`)
+    }
+    lines.push('| target | measured | |', '|---|---|---|')
+    target('restore ≤ 1.0× the structured-clone persister', restore('stowage') / restore('clone'), restore('stowage') <= restore('clone'), `${x(restore('stowage') / restore('clone'))} (${ms(restore('stowage'))} vs ${ms(restore('clone'))})`)
+    if (label.startsWith('Firefox')) target('restore ≤ 1.0× the JSON persister (Firefox)', restore('stowage') / restore('json'), restore('stowage') <= restore('json'), `${x(restore('stowage') / restore('json'))} (${ms(restore('stowage'))} vs ${ms(restore('json'))})`)
+    target('save ≤ 1.0× the JSON persister', save('stowage') / save('json'), save('stowage') <= save('json'), `${x(save('stowage') / save('json'))} (${ms(save('stowage'))} vs ${ms(save('json'))})`)
+    target("longest task while the persister saves ≤ 50 ms (worst round; TanStack's dehydrate apart)", worstSave, worstSave <= 50, ms(worstSave))
+    target("longest task while the persister restores ≤ 50 ms (worst round; TanStack's hydrate apart)", worstRestore, worstRestore <= 50, ms(worstRestore))
+    const vb = valueBytes('stowage')! / valueBytes('json')!
+    target('value bytes ≤ 0.25× the JSON persister', vb, vb <= 0.25, `${x(vb)} (${mb(valueBytes('stowage'))} vs ${mb(valueBytes('json'))})`)
+    if (disk('json') !== undefined) {
+      const db = disk('stowage')! / disk('json')!
+      target('bytes on disk ≤ 0.7× the JSON persister', db, db <= 0.7, `${x(db)} (${mb(disk('stowage'))} vs ${mb(disk('json'))})`)
+    }
+    lines.push('')
+  }
+  lines.push(
+    '| persister | value bytes | on disk | save: dehydrate + persistClient | longest task in persistClient (median / worst) | restore: restoreClient + hydrate | longest task in restoreClient (median / worst) |',
+    '|---|---|---|---|---|---|---|',
+  )
+  for (const [m, name] of methods) {
+    const saveTask = `${ms(med(m, (s) => s.save.longestTaskMs)!)} / ${ms(worst(m, (s) => s.save.longestTaskMs))}`
+    const restoreTask = `${ms(med(m, (s) => s.restore.longestTaskMs)!)} / ${ms(worst(m, (s) => s.restore.longestTaskMs))}`
+    const saveParts = `${ms(save(m))} = ${ms(med(m, (s) => s.save.dehydrateMs)!)} + ${ms(med(m, (s) => s.save.ms)!)}`
+    const restoreParts = `${ms(restore(m))} = ${ms(med(m, (s) => s.restore.ms)!)} + ${ms(med(m, (s) => s.restore.hydrateMs)!)}`
+    lines.push(`| ${name} | ${m === 'clone' ? '— (V8 serialization, not visible to the page)' : mb(valueBytes(m))} | ${mb(disk(m))} | ${saveParts} | ${saveTask} | ${restoreParts} | ${restoreTask} |`)
+  }
+  lines.push('')
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
-const med = (m: PersistMethod, f: keyof PersistSample) => median(samples.get(m)!.map((s) => s[f] as number))
-const longest = (m: PersistMethod) => median(samples.get(m)!.map((s) => Math.max(s.longTaskMs, s.longestGapMs)))
-const worst = (m: PersistMethod) => Math.max(...samples.get(m)!.map((s) => Math.max(s.longTaskMs, s.longestGapMs)))
-const check = (ok: boolean) => (ok ? 'met' : '**missed**')
-const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`
-const ms = (n: number) => `${n.toFixed(0)} ms`
+let version = ''
+try {
+  if (mode === 'page' || mode === 'both') {
+    const browser = await chromium.launch(chromiumLaunchOptions)
+    version = browser.version()
+    const page = await openPage(await browser.newContext())
+    for (const { name, values } of dataSets) await section(`In one page, ${name}`, values, (m, r) => inPage(page, values, m, r))
+    await browser.close()
+  }
+  if (mode === 'firefox') {
+    const browser = await puppeteer.launch({
+      browser: 'firefox',
+      executablePath: process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr', // as vitest.firefox.ts
+      headless: true,
+      extraPrefsFirefox: { 'network.captive-portal-service.enabled': false, 'network.connectivity-service.enabled': false },
+    })
+    version = await browser.version()
+    const page = await browser.newPage()
+    await page.goto(url)
+    await page.waitForFunction(() => typeof window.runPersistRestore === 'function')
+    for (const { name, values } of dataSets) await section(`Firefox, in one page, ${name}`, values, (m, r) => inPage(page as unknown as Evaluating, values, m, r))
+    await browser.close()
+  }
+  if (mode === 'reload' || mode === 'both') {
+    for (const { name, values } of dataSets) await section(`After a real reload, ${name}`, values, (m) => afterReload(values, m))
+  }
+} finally {
+  server.close()
+}
 
-const jsonBytes = med('json', 'bytes')
-const stowageBytes = med('stowage', 'bytes')
-const restoreRatio = med('stowage', 'restoreMs') / med('json', 'restoreMs')
-const bytesRatio = stowageBytes / jsonBytes
-const targets: Array<[string, number, boolean]> = [
-  ['restore ≤ 0.5× the idb-keyval JSON persister', restoreRatio, restoreRatio <= 0.5],
-  ['stored bytes ≤ 0.3× the idb-keyval JSON persister', bytesRatio, bytesRatio <= 0.3],
-  ['no main-thread task > 50 ms while persisting (ms, worst round)', worst('stowage'), worst('stowage') <= 50],
-]
-const lines = [
-  `Chromium ${version} (headless, Debian build), one page. ${QUERIES.toLocaleString('en')} queries, each a copy of one of the 329 GitHub webhook payloads (cycled; ${mb(jsonBytes)} as JSON), saved with \`persistQueryClientSave\` and restored with \`persistQueryClientRestore\` into a new QueryClient over a new connection; medians of ${ROUNDS} rounds after a warm-up round, the order of the methods rotated each round. Bytes: what IndexedDB was given (the JSON string's UTF-8 length; the sum of the envelopes and the index). Longest task: the longer of the longest \`longtask\` entry and the longest gap between turns of a MessageChannel heartbeat, from the start of the save until it is written.`,
-  '',
-  '| target | measured | |',
-  '|---|---|---|',
-  `| ${targets[0]![0]} | ${restoreRatio.toFixed(2)}× (${ms(med('stowage', 'restoreMs'))} vs ${ms(med('json', 'restoreMs'))}) | ${check(targets[0]![2])} |`,
-  `| ${targets[1]![0]} | ${bytesRatio.toFixed(2)}× (${mb(stowageBytes)} vs ${mb(jsonBytes)}) | ${check(targets[1]![2])} |`,
-  `| no main-thread task > 50 ms while persisting | longest ${ms(worst('stowage'))} over ${ROUNDS} rounds, median ${ms(longest('stowage'))} (the JSON persister: ${ms(longest('json'))}) | ${check(targets[2]![2])} |`,
-  '',
-  '| persister | stored | save | longest task while saving | restore |',
-  '|---|---|---|---|---|',
-  ...methods.map(([m, name]) => `| ${name} | ${m === 'clone' ? '— (a structured clone; not measurable in the page)' : mb(med(m, 'bytes'))} | ${ms(med(m, 'saveMs'))} | ${ms(longest(m))} | ${ms(med(m, 'restoreMs'))} |`),
-  '',
-  'The second save of an unchanged client writes only the index; a `setQueryData` writes that query and the index (packages/persist/test/client-persister.test.ts).',
-]
-console.log(lines.join('\n'))
-console.log(`RESULT ${JSON.stringify(targets)}`)
+console.log(
+  [
+    `${mode === 'firefox' ? version : `Chromium ${version || '(persistent profiles)'}`} (headless, Debian build). ${QUERIES.toLocaleString('en')} queries per data set (${dataSets.map((d) => `${d.name}: ${jsonMb(d.values)} as JSON`).join('; ')}), each query its own copy, saved and restored as \`persistQueryClientSave\` and \`persistQueryClientRestore\` do, in two timed steps each: TanStack's \`dehydrate\` then the persister's \`persistClient\`; the persister's \`restoreClient\` (opening the database included) then TanStack's \`hydrate\` into a new QueryClient (TanStack's steps are one synchronous task each, the same work for every persister); medians of ${ROUNDS} rounds after a warm-up round, the order of the methods rotated each round. "After a real reload": the save runs in a browser over a persistent profile, which is then closed; "on disk" is the size of the profile's IndexedDB folder at that point; the restore runs in a new browser over the same profile. Value bytes: what IndexedDB was given (the JSON string's UTF-8 length; the sum of Stowage's records). Longest task: the longer of the longest \`longtask\` entry and the longest gap between turns of a MessageChannel heartbeat, while \`persistClient\` (or \`restoreClient\`) runs. The machine (2 cores) was shared with other work while measuring: compare ratios within a run.`,
+    '',
+    ...lines,
+    'A save of an unchanged client writes only the manifest; a `setQueryData` rewrites the one segment that holds the query, and the manifest (packages/persist/test/client-persister.test.ts).',
+  ].join('\n'),
+)
+console.log(`RESULT ${JSON.stringify(results)}`)

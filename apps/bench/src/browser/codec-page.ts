@@ -1,0 +1,117 @@
+// Runs inside a browser (bundled by browser-codec-bench.ts): decode and encode of real corpora in
+// the page, Stowage's portable codec beside JSON.parse / JSON.stringify, structuredClone,
+// msgpackr (records, with and without bundleStrings) and @msgpack/msgpack, on the same values.
+import { createCodec } from '@stowage/core'
+import { decode as msgpackDecode, encode as msgpackEncode } from '@msgpack/msgpack'
+import { Packr } from 'msgpackr'
+
+export interface CodecRow {
+  method: string
+  /** Median ms to decode every value of the corpus once. */
+  decodeMs: number
+  /** Median ms to encode every value of the corpus once (NaN where not measured). */
+  encodeMs: number
+  /** Bytes of all encoded values. */
+  bytes: number
+}
+
+declare global {
+  interface Window {
+    runCodecBench(jsonTexts: string[], serverEnvelopes: number[][], rounds: number): Promise<CodecRow[]>
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
+const pause = () => new Promise((r) => setTimeout(r, 0))
+
+// Median ms of one pass over the corpus, passes repeated until a sample lasts ≥ 20 ms (the clock is
+// coarse in browsers), `rounds` samples after two warm-up passes.
+async function time(pass: () => void, rounds: number): Promise<number> {
+  pass()
+  pass()
+  const samples: number[] = []
+  for (let r = 0; r < rounds; r++) {
+    await pause()
+    let n = 0
+    const t = performance.now()
+    do {
+      pass()
+      n++
+    } while (performance.now() - t < 20)
+    samples.push((performance.now() - t) / n)
+  }
+  return median(samples)
+}
+
+async function timeAsync(pass: () => Promise<void>, rounds: number): Promise<number> {
+  await pass()
+  await pass()
+  const samples: number[] = []
+  for (let r = 0; r < rounds; r++) {
+    await pause()
+    let n = 0
+    const t = performance.now()
+    do {
+      await pass()
+      n++
+    } while (performance.now() - t < 20)
+    samples.push((performance.now() - t) / n)
+  }
+  return median(samples)
+}
+
+interface Method {
+  name: string
+  encode: (v: unknown) => Uint8Array | string | unknown
+  decode: (b: never) => unknown
+  size: (b: never) => number
+}
+
+window.runCodecBench = async (jsonTexts, serverEnvelopes, rounds) => {
+  const values = jsonTexts.map((t) => JSON.parse(t) as unknown)
+  const plain = createCodec({ compress: 'never' })
+  const plain2 = createCodec({ compress: 'never', formatVersion: 2 })
+  const byDefault = createCodec()
+  const records = new Packr({ useRecords: true })
+  const bundled = new Packr({ useRecords: true, bundleStrings: true })
+  const utf8 = new TextEncoder()
+  const methods: Method[] = [
+    { name: 'JSON.stringify / JSON.parse', encode: (v) => JSON.stringify(v), decode: (s: string) => JSON.parse(s), size: (s: string) => utf8.encode(s).length },
+    { name: 'structuredClone', encode: (v) => v, decode: (v: unknown) => structuredClone(v), size: () => NaN },
+    { name: "Stowage `compress: 'never'`", encode: (v) => plain.encode(v), decode: (b: Uint8Array) => plain.decode(b), size: (b: Uint8Array) => b.length },
+    { name: "Stowage `compress: 'never'`, format 2", encode: (v) => plain2.encode(v), decode: (b: Uint8Array) => plain2.decode(b), size: (b: Uint8Array) => b.length },
+    { name: 'Stowage default (browser policy)', encode: (v) => byDefault.encode(v), decode: (b: Uint8Array) => byDefault.decode(b), size: (b: Uint8Array) => b.length },
+    { name: 'msgpackr records', encode: (v) => records.pack(v), decode: (b: Uint8Array) => records.unpack(b), size: (b: Uint8Array) => b.length },
+    { name: 'msgpackr records + bundleStrings', encode: (v) => bundled.pack(v), decode: (b: Uint8Array) => bundled.unpack(b), size: (b: Uint8Array) => b.length },
+    { name: '@msgpack/msgpack', encode: (v) => msgpackEncode(v), decode: (b: Uint8Array) => msgpackDecode(b), size: (b: Uint8Array) => b.length },
+  ]
+  const rows: CodecRow[] = []
+  for (const m of methods) {
+    const encoded = values.map((v) => m.encode(v)) as never[]
+    const decodeMs = await time(() => {
+      for (const e of encoded) m.decode(e)
+    }, rounds)
+    const encodeMs = m.name === 'structuredClone' ? NaN : await time(() => {
+      for (const v of values) m.encode(v)
+    }, rounds)
+    rows.push({ method: m.name, decodeMs, encodeMs, bytes: encoded.reduce((n, e) => n + m.size(e), 0) })
+  }
+  // What a Cache does with the same bytes: decodeAsync, whose inflate is native (DecompressionStream) from 256 KiB.
+  const stored = values.map((v) => byDefault.encode(v))
+  rows.push({
+    method: 'Stowage default (browser policy), decodeAsync',
+    decodeMs: await timeAsync(async () => {
+      for (const e of stored) await byDefault.decodeAsync(e)
+    }, rounds),
+    encodeMs: NaN,
+    bytes: stored.reduce((n, e) => n + e.length, 0),
+  })
+  if (serverEnvelopes.length > 0) {
+    const envelopes = serverEnvelopes.map((e) => new Uint8Array(e))
+    const decodeMs = await time(() => {
+      for (const e of envelopes) byDefault.decode(e)
+    }, rounds)
+    rows.push({ method: 'Stowage envelopes from the Node server (default policy)', decodeMs, encodeMs: NaN, bytes: envelopes.reduce((n, e) => n + e.length, 0) })
+  }
+  return rows
+}

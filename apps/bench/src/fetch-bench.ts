@@ -1,0 +1,109 @@
+// fetchCached on an app's first screen (issue 18): a real 50 kB object and a 2 MB one (countries of
+// the `world-countries` npm package) fetched from a loopback server and kept in IndexedDB, in a
+// browser started anew on an on-disk profile for every sample, so that opening the database is in
+// every figure. First load (nothing stored) and reload (stored: a 304 for Stowage's revalidation,
+// the browser's own HTTP cache revalidating for the JSON path), against fetch → res.json() → an
+// idb-keyval write. Prints Markdown and a RESULT line.
+import { createCodec } from '@stowage/core'
+import { envelopeEtag } from '@stowage/http'
+import { build } from 'esbuild'
+import { createHash } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:http'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium } from 'playwright'
+import { chromiumLaunchOptions } from '../../../chromium.js'
+import type { FetchMethod } from './browser/fetch-page.js'
+import { worldCountries } from './real-data.js'
+
+const ROUNDS = 7
+const countries = worldCountries() as unknown[]
+// The first countries up to ~50 kB of JSON, and all of them three times over (~2 MB).
+const fifty: unknown[] = []
+while (JSON.stringify(fifty).length < 50_000) fifty.push(countries[fifty.length])
+const big = [...countries, ...countries, ...countries]
+const sets = { '50kB': fifty, '2MB': big }
+const codec = createCodec()
+const bodies = Object.fromEntries(
+  Object.entries(sets).map(([name, value]) => {
+    const json = Buffer.from(JSON.stringify(value))
+    const envelope = codec.encode(value)
+    return [name, { json, jsonEtag: `"${createHash('sha1').update(json).digest('hex')}"`, envelope, envelopeEtag: envelopeEtag(envelope) }]
+  }),
+)
+
+const entry = join(dirname(fileURLToPath(import.meta.url)), 'browser', 'fetch-page.ts')
+const bundle = (await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'browser', write: false, target: 'es2022', minify: true })).outputFiles[0]!.text
+const server = createServer((req, res) => {
+  const [, kind, name] = (req.url ?? '/').split('/')
+  if (req.url === '/page.js') return res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(bundle)
+  const body = bodies[name ?? '']
+  if (body === undefined || (kind !== 'json' && kind !== 'stowage')) return res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><script type="module" src="/page.js"></script>')
+  // Both as a server that keeps the bytes would send them: a validator, revalidate every time.
+  const [bytes, etag, type] = kind === 'json' ? [body.json, body.jsonEtag, 'application/json'] : [body.envelope, body.envelopeEtag, 'application/vnd.stowage']
+  const headers = { ETag: etag, 'Cache-Control': 'no-cache', 'Content-Type': type, Vary: 'Accept' }
+  if (req.headers['if-none-match'] === etag) return res.writeHead(304, headers).end()
+  res.writeHead(200, { ...headers, 'Content-Length': String(bytes.length) }).end(bytes)
+})
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+
+let version = ''
+async function once(profile: string, method: FetchMethod, name: string): Promise<{ ms: number; source: string }> {
+  const context = await chromium.launchPersistentContext(profile, chromiumLaunchOptions)
+  try {
+    version = context.browser()?.version() ?? version
+    const page = context.pages()[0] ?? (await context.newPage())
+    await page.goto(origin)
+    await page.waitForFunction(() => typeof window.loadOnce === 'function')
+    return await page.evaluate(([m, n]) => window.loadOnce(m, n), [method, name] as const)
+  } finally {
+    await context.close()
+  }
+}
+
+const samples = new Map<string, number[]>()
+const sources = new Map<string, string>()
+try {
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const name of Object.keys(sets)) {
+      for (const method of (round % 2 === 0 ? ['json', 'stowage'] : ['stowage', 'json']) as FetchMethod[]) {
+        const profile = mkdtempSync(join(tmpdir(), 'stowage-fetch-'))
+        try {
+          for (const visit of ['first load', 'reload']) {
+            process.stderr.write(`fetch-bench: ${method} ${name} ${visit} round ${round}\n`)
+            const { ms, source } = await once(profile, method, name)
+            const key = `${method} ${name} ${visit}`
+            samples.set(key, [...(samples.get(key) ?? []), ms])
+            sources.set(key, source)
+          }
+        } finally {
+          rmSync(profile, { recursive: true, force: true })
+        }
+      }
+    }
+  }
+} finally {
+  server.close()
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
+const med = (key: string) => median(samples.get(key)!)
+const lines = [
+  `Chromium ${version} (headless, Debian build). Each sample: a browser started on its own on-disk profile, a page that loads the data once (opening the database included), the browser closed; then the same for the reload. Medians of ${ROUNDS} samples, the order of the methods alternating. JSON path: \`fetch\` → \`res.json()\` → idb-keyval \`set\` (a structured clone); Stowage: \`fetchCached\` into a Cache over \`@stowage/idb\` (the envelope as sent by a Node server: deflated).`,
+  '',
+  '| data | visit | JSON path ms | fetchCached ms | ×JSON path | Stowage\'s answer |',
+  '|---|---|---|---|---|---|',
+]
+const targets: Array<[string, number, boolean]> = []
+for (const name of Object.keys(sets)) {
+  for (const visit of ['first load', 'reload']) {
+    const ratio = med(`stowage ${name} ${visit}`) / med(`json ${name} ${visit}`)
+    lines.push(`| ${name} (${(bodies[name]!.json.length / 1000).toFixed(0)} kB of JSON, ${(bodies[name]!.envelope.length / 1000).toFixed(1)} kB envelope) | ${visit} | ${med(`json ${name} ${visit}`).toFixed(1)} | ${med(`stowage ${name} ${visit}`).toFixed(1)} | ${ratio.toFixed(2)} | ${sources.get(`stowage ${name} ${visit}`)} |`)
+    if (name === '50kB') targets.push([`fetchCached of a 50 kB object, ${visit}, ≤ 1.2× fetch + res.json() + an idb-keyval write`, ratio, ratio <= 1.2])
+  }
+}
+console.log(lines.join('\n'))
+console.log(`RESULT ${JSON.stringify(targets)}`)

@@ -1,0 +1,95 @@
+// Reads after a real reload (issue 18): the 329 GitHub webhook payloads stored in IndexedDB by
+// idb-keyval (structured clone, and JSON strings) and by Stowage (envelopes encoded in the page,
+// and the deflated envelopes a Node server sends, kept as they came); the browser is closed and
+// started again on the same on-disk profile for every sample, and the new page times its first
+// reads: open, read and decode every value, in one batch and one call at a time. Prints Markdown
+// and a RESULT line.
+import { createCodec } from '@stowage/core'
+import { build } from 'esbuild'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:http'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium } from 'playwright'
+import { chromiumLaunchOptions } from '../../../chromium.js'
+import type { ReloadMethod } from './browser/reload-page.js'
+import { webhookPayloads } from './real-data.js'
+
+const ROUNDS = 5
+const methods: Array<[ReloadMethod, string]> = [
+  ['clone', 'idb-keyval, structured clone'],
+  ['json', 'idb-keyval, JSON strings + JSON.parse'],
+  ['stowage', 'Stowage Cache over @stowage/idb, encoded in the page'],
+  ['stowage-server', 'Stowage Cache over @stowage/idb, deflated envelopes from a Node server'],
+  ['stowage-bytes', '@stowage/idb alone: the envelopes as bytes, not decoded'],
+]
+
+const entry = join(dirname(fileURLToPath(import.meta.url)), 'browser', 'reload-page.ts')
+const bundle = (await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'browser', write: false, target: 'es2022', minify: true })).outputFiles[0]!.text
+const server = createServer((req, res) => {
+  if (req.url === '/page.js') return res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(bundle)
+  res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><script type="module" src="/page.js"></script>')
+})
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+const profile = mkdtempSync(join(tmpdir(), 'stowage-reload-'))
+
+// A browser on the profile, one page of the bench's origin, ready.
+async function session<T>(work: (page: import('playwright').Page) => Promise<T>): Promise<{ result: T; version: string }> {
+  const context = await chromium.launchPersistentContext(profile, chromiumLaunchOptions)
+  try {
+    const page = context.pages()[0] ?? (await context.newPage())
+    await page.goto(origin)
+    await page.waitForFunction(() => typeof window.readReload === 'function')
+    return { result: await work(page), version: context.browser()?.version() ?? 'unknown' }
+  } finally {
+    await context.close()
+  }
+}
+
+const payloads = webhookPayloads()
+const serverEnvelopes = payloads.map((p) => Array.from(createCodec().encode(p)))
+const samples = new Map<string, number[]>()
+const bytes = new Map<ReloadMethod, number | undefined>()
+let version = ''
+try {
+  await session(async (page) => {
+    for (const [method] of methods.filter(([m]) => m !== 'stowage-bytes')) bytes.set(method, await page.evaluate(([m, p, e]) => window.storeReload(m, p, e), [method, payloads, serverEnvelopes] as const))
+  })
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let i = 0; i < methods.length; i++) {
+      const [method] = methods[(i + round) % methods.length]!
+      for (const pass of ['batch', 'one-by-one'] as const) {
+        process.stderr.write(`reload-bench: ${method} ${pass} round ${round}\n`)
+        const { result, version: v } = await session((page) => {
+          page.on('console', (m) => process.stderr.write(`  ${m.text()}\n`))
+          return page.evaluate(([m, n, p]) => window.readReload(m, n, p), [method, payloads.length, pass] as const)
+        })
+        version = v
+        samples.set(`${method} ${pass}`, [...(samples.get(`${method} ${pass}`) ?? []), result])
+      }
+    }
+  }
+} finally {
+  server.close()
+  rmSync(profile, { recursive: true, force: true })
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
+const med = (method: ReloadMethod, pass: string) => median(samples.get(`${method} ${pass}`)!)
+const ratio = (method: ReloadMethod, pass: string) => med(method, pass) / med('clone', pass)
+const lines = [
+  `Chromium ${version} (headless, Debian build), a profile on disk. The 329 GitHub webhook payloads (3.25 MB of JSON) were stored once; then, for every sample, the browser was started again on that profile and a new page timed its first reads of one method: open the database, read and decode all 329 values, in one batch (\`getMany\`) or one call each (\`get\`). Medians of ${ROUNDS} samples, the method order rotated; ratios against the structured clone.`,
+  '',
+  '| method | bytes in IndexedDB | batch ms | ×clone | one by one ms | ×clone |',
+  '|---|---|---|---|---|---|',
+  ...methods.map(([m, name]) => `| ${name} | ${bytes.get(m) === undefined ? '— (a clone)' : (bytes.get(m)! / 1e6).toFixed(2) + ' MB'} | ${med(m, 'batch').toFixed(1)} | ${ratio(m, 'batch').toFixed(2)} | ${med(m, 'one-by-one').toFixed(1)} | ${ratio(m, 'one-by-one').toFixed(2)} |`),
+]
+const targets: Array<[string, number, boolean]> = [
+  ['reads after a reload (batch), encoded in the page ≤ 1.0× the structured clone', ratio('stowage', 'batch'), ratio('stowage', 'batch') <= 1],
+  ['reads after a reload (one by one), encoded in the page ≤ 1.0× the structured clone', ratio('stowage', 'one-by-one'), ratio('stowage', 'one-by-one') <= 1],
+  ['reads after a reload (batch), server envelopes ≤ 1.0× the structured clone', ratio('stowage-server', 'batch'), ratio('stowage-server', 'batch') <= 1],
+]
+console.log(lines.join('\n'))
+console.log(`RESULT ${JSON.stringify(targets)}`)
