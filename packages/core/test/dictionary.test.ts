@@ -47,3 +47,73 @@ describe('trainDictionary', () => {
     await expect(createCodec({ dictionaries: [current] }).decodeAsync(before)).rejects.toMatchObject({ code: StowageErrorCode.UNSUPPORTED_TYPE })
   })
 })
+
+// `bytes` with its last 4 bytes changed so that its CRC-32 is `target`: CRC-32 is linear over
+// GF(2) for a fixed length, so flipping the last 32 bits reaches every CRC (Gaussian elimination).
+function forgeCrc(bytes: Uint8Array, target: number): Uint8Array {
+  const out = bytes.slice()
+  const flip = (bit: number) => (out[out.length - 4 + (bit >> 3)]! ^= 1 << (bit & 7))
+  const base = crc32(out)
+  // rows: [effect on the CRC, which bits make it]
+  const rows: Array<[number, number]> = []
+  for (let bit = 0; bit < 32; bit++) {
+    flip(bit)
+    rows.push([(crc32(out) ^ base) >>> 0, (1 << bit) >>> 0])
+    flip(bit)
+  }
+  let want = (target ^ base) >>> 0
+  let bits = 0
+  for (let pivot = 31; pivot >= 0; pivot--) {
+    const mask = (1 << pivot) >>> 0
+    const row = rows.findIndex(([effect]) => (effect & mask) !== 0)
+    if (row < 0) continue
+    const [effect, which] = rows.splice(row, 1)[0]!
+    for (const r of rows) if ((r[0] & mask) !== 0) (r[0] = (r[0] ^ effect) >>> 0), (r[1] = (r[1] ^ which) >>> 0)
+    if ((want & mask) !== 0) (want = (want ^ effect) >>> 0), (bits = (bits ^ which) >>> 0)
+  }
+  for (let bit = 0; bit < 32; bit++) if ((bits >>> bit) & 1) flip(bit)
+  return out
+}
+
+describe('dictionaries that share an id', () => {
+  const right = trainDictionary(samples, { size: 2048 })
+  // Other bytes where values refer to the dictionary, the same CRC-32 (the id).
+  const changed = new TextEncoder().encode(new TextDecoder('latin1').decode(right).replaceAll('write:comments', 'write:commxnts'))
+  const wrong = forgeCrc(changed, crc32(right))
+
+  it('are two dictionaries with one id (the test’s premise)', () => {
+    expect(crc32(wrong)).toBe(crc32(right))
+    expect(wrong).not.toStrictEqual(right)
+  })
+
+  it('a value written with one and read with the other is CHECKSUM_MISMATCH, never other data, sync and async', async () => {
+    const bytes = createCodec({ dictionaries: [right] }).encode(token(7000))
+    expect(inspect(bytes)).toMatchObject({ compression: 'deflate-raw-dictionary', dictionaryId: crc32(right), payloadCrc: expect.any(Number) })
+    const reader = createCodec({ dictionaries: [wrong] })
+    const error = caught(() => reader.decode(bytes)) as StowageError
+    expect(error.code).toBe(StowageErrorCode.CHECKSUM_MISMATCH)
+    expect(error.message).toContain('other bytes (payload CRC-32 mismatch)')
+    await expect(reader.decodeAsync(bytes)).rejects.toMatchObject({ code: StowageErrorCode.CHECKSUM_MISMATCH })
+    expect(() => reader.inflateEnvelope(bytes)).toThrow(expect.objectContaining({ code: StowageErrorCode.CHECKSUM_MISMATCH }))
+    expect(createCodec({ dictionaries: [right] }).decode(bytes)).toStrictEqual(token(7000))
+  })
+
+  it('formatVersion 2 writes as Stowage 0.2 did (compression id 2, no payload CRC), where a wrong dictionary goes unnoticed by the envelope', () => {
+    const bytes = createCodec({ dictionaries: [right], formatVersion: 2 }).encode(token(7000))
+    expect(bytes[2]).toBe(2)
+    expect(inspect(bytes).payloadCrc).toBeUndefined()
+    let read: unknown
+    try {
+      read = createCodec({ dictionaries: [wrong] }).decode(bytes)
+    } catch (e) {
+      read = e
+    }
+    expect(read).not.toStrictEqual(token(7000))
+  })
+
+  it('in one codec are refused with INVALID_ARGUMENT', () => {
+    const error = caught(() => createCodec({ dictionaries: [right, wrong] })) as StowageError
+    expect(error.code).toBe(StowageErrorCode.INVALID_ARGUMENT)
+    expect(error.message).toContain('no two with the same id')
+  })
+})

@@ -14,6 +14,7 @@ describe('envelope', () => {
       formatVersion: 2,
       compression: 'none',
       dictionaryId: undefined,
+      payloadCrc: undefined,
       schemaVersion: undefined,
       freshUntil: undefined,
       tags: undefined,
@@ -106,10 +107,13 @@ describe('envelope', () => {
       [new Uint8Array([]), StowageErrorCode.TRUNCATED],
       [new Uint8Array([0xc1, 1]), StowageErrorCode.TRUNCATED],
       [new Uint8Array([0xc1, 4, 0, 0, 0, 0, 0, 0, 0xc0]), StowageErrorCode.UNSUPPORTED_VERSION],
-      [new Uint8Array([0xc1, 3, 3, 0, 0, 0, 0, 0, 0xc0]), StowageErrorCode.UNSUPPORTED_VERSION],
+      [new Uint8Array([0xc1, 3, 4, 0, 0, 0, 0, 0, 0xc0]), StowageErrorCode.UNSUPPORTED_VERSION],
+      // Compression id 3 (a dictionary, the payload's CRC) needs 12 bytes of fields.
+      [new Uint8Array([0xc1, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xc0]), StowageErrorCode.TRUNCATED],
       [new Uint8Array([0xc1, 0, 0, 0, 0, 0, 0, 0, 0xc0]), StowageErrorCode.UNSUPPORTED_VERSION],
       [new Uint8Array([0xc1, 1, 9, 0, 0, 0, 0, 0, 0xc0]), StowageErrorCode.UNSUPPORTED_VERSION],
-      [new Uint8Array([0xc1, 2, 3, 0, 0, 0, 0, 0, 0xc0]), StowageErrorCode.UNSUPPORTED_VERSION],
+      [new Uint8Array([0xc1, 2, 4, 0, 0, 0, 0, 0, 0xc0]), StowageErrorCode.UNSUPPORTED_VERSION],
+      [new Uint8Array([0xc1, 1, 3, 0, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0xc0]), StowageErrorCode.UNSUPPORTED_VERSION],
       // Version 1 had no dictionaries.
       [new Uint8Array([0xc1, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0xc0]), StowageErrorCode.UNSUPPORTED_VERSION],
       [new Uint8Array([0xc1, 1, 0, 0x80, 0, 0, 0, 0, 0xc0]), StowageErrorCode.UNSUPPORTED_VERSION],

@@ -32,3 +32,9 @@ export const goldenDictionaryText = '{"userId":"u_","token":"0000000000000000","
  * (compress: 'always'): every platform must read it, whichever deflate wrote it.
  */
 export const goldenDictionaryEnvelope = 'c10202009049188c0000006e130b77646b5906b16c4569bcb9458aa9a5c552b0753715c0d2e8849159a2814592b1699299c53288dd9356216c5e876aef4ab8a5e71918186797dd5afd0200'
+
+/**
+ * The same token written by Stowage 0.3 (compression id 3: the payload's CRC-32 after the
+ * dictionary id, so a wrong dictionary with the same id is CHECKSUM_MISMATCH), by Node's zlib.
+ */
+export const goldenCheckedDictionaryEnvelope = 'c10203009049188cf78fd1850000006e609be6516b5906b16c4569bcb9458aa9a5c552b0753715c0d2e8c0c82cd1c022c9d834c9cc6219c4ee49ab1036af43b57725dcd2f30c0c8cb3cb6ead7e0100'

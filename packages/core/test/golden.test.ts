@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createCodec, decode, FORMAT_VERSION, inspect } from '../src/index.js'
 import { goldenValues } from './golden-values.js'
-import { goldenCompressed, goldenDictionaryEnvelope, goldenDictionaryText, goldenVectors } from './golden-vectors.js'
+import { goldenCheckedDictionaryEnvelope, goldenCompressed, goldenDictionaryEnvelope, goldenDictionaryText, goldenVectors } from './golden-vectors.js'
 import { goldenCompressedV1, goldenVectorsV1 } from './golden-vectors-v1.js'
 import { goldenValuesV3, goldenVectorsV3 } from './golden-vectors-v3.js'
 import { fromHex, hex } from './helpers.js'
@@ -67,9 +67,14 @@ describe('golden vectors of format version 2 (values with fewer than 32 strings 
     const bytes = fromHex(goldenDictionaryEnvelope)
     const codec = createCodec({ dictionaries: [new TextEncoder().encode(goldenDictionaryText)] })
     const token = { userId: 'u_78d598', token: '00000000000000000000026a08b35b68', scopes: ['read:posts', 'write:comments'], expiresAt: 1767225601000 }
-    expect(inspect(bytes)).toMatchObject({ compression: 'deflate-raw-dictionary', payloadLength: 110 })
+    expect(inspect(bytes)).toMatchObject({ compression: 'deflate-raw-dictionary', payloadLength: 110, payloadCrc: undefined })
     expect(codec.decode(bytes)).toStrictEqual(token)
     expect(await codec.decodeAsync(bytes)).toStrictEqual(token)
+    const checked = fromHex(goldenCheckedDictionaryEnvelope)
+    expect([...checked.subarray(0, 4)]).toStrictEqual([0xc1, 2, 3, 0])
+    expect(inspect(checked)).toMatchObject({ compression: 'deflate-raw-dictionary', payloadLength: 110, payloadCrc: 0xf78fd185 })
+    expect(codec.decode(checked)).toStrictEqual(token)
+    expect(await codec.decodeAsync(checked)).toStrictEqual(token)
   })
 })
 

@@ -9,6 +9,7 @@ import { platform as nodePlatform } from '../src/codec/platform/node.js'
 import { platform as portablePlatform } from '../src/codec/platform/portable.js'
 import { trainDictionaryWith } from '../src/codec/train-dictionary.js'
 import { goldenCompressedV1 } from './golden-vectors-v1.js'
+import { goldenCheckedDictionaryEnvelope, goldenDictionaryEnvelope, goldenDictionaryText } from './golden-vectors.js'
 import { goldenValuesV3, goldenVectorsV3 } from './golden-vectors-v3.js'
 import { StowageError, StowageErrorCode } from '../src/index.js'
 import { caught, fromHex, sealDeflatedRaw } from './helpers.js'
@@ -167,6 +168,17 @@ describe('FORMAT.md reference decoder (@msgpack/msgpack + the lines on the page)
 
   it('reads the pinned format version 3 vectors', () => {
     for (const [name, make] of Object.entries(goldenValuesV3)) expect(sameValue(reference(fromHex(goldenVectorsV3[name] as string)).value, make()), name).toBeUndefined()
+  })
+
+  it('reads dictionary envelopes (ids 2 and 3), and refuses a missing dictionary and, for id 3, a wrong one with the same id', () => {
+    const text = new TextEncoder().encode(goldenDictionaryText)
+    const dictionaries = new Map([[crc32(text), text]])
+    const token = { userId: 'u_78d598', token: '00000000000000000000026a08b35b68', scopes: ['read:posts', 'write:comments'], expiresAt: 1767225601000 }
+    expect(reference(fromHex(goldenDictionaryEnvelope), dictionaries).value).toStrictEqual(token)
+    expect(reference(fromHex(goldenCheckedDictionaryEnvelope), dictionaries).value).toStrictEqual(token)
+    expect(() => reference(fromHex(goldenCheckedDictionaryEnvelope))).toThrow('no dictionary')
+    const other = new TextEncoder().encode(goldenDictionaryText.replaceAll('write:comments', 'write:commxnts'))
+    expect(() => reference(fromHex(goldenCheckedDictionaryEnvelope), new Map([[crc32(text), other]]))).toThrow('wrong dictionary')
   })
 
   it('reads format version 1 envelopes too (CRC over the inflated payload)', () => {

@@ -122,6 +122,8 @@ function isStackOverflow(e: unknown): boolean {
   return e instanceof RangeError && /call stack/i.test(e.message)
 }
 
+const hex8 = (n: number) => n.toString(16).padStart(8, '0')
+
 function inflateError(e: unknown): StowageError {
   if (StowageError.isInstance(e)) return e
   const problem = (e as Partial<InflateFailure> | undefined)?.problem
@@ -186,7 +188,7 @@ class StowageCodec implements Codec {
     const dictionary = this.dictionaries[0]
     const deflated = await this.platform.deflateAsync(payload, this.level(payload.length), dictionary?.bytes)
     const bytes = this.keeps(deflated, payload, work)
-      ? sealDeflated(payload.length, deflated, dictionary?.id, settled, this.crc32, version)
+      ? sealDeflated(payload.length, deflated, dictionary?.id, settled, this.crc32, version, this.payloadCrc(payload, dictionary))
       : sealPayload(copy, MAX_HEADER_SIZE, copy.length, settled, this.crc32, version)
     return { bytes, payloadLength: payload.length }
   }
@@ -197,7 +199,7 @@ class StowageCodec implements Codec {
     if (this.wantsDeflate(payload.length)) {
       const dictionary = this.dictionaries[0]
       const deflated = this.platform.deflateSync(payload, this.level(payload.length), dictionary?.bytes)
-      if (this.keeps(deflated, payload, work)) return { bytes: sealDeflated(payload.length, deflated, dictionary?.id, meta, this.crc32, version), payloadLength: payload.length }
+      if (this.keeps(deflated, payload, work)) return { bytes: sealDeflated(payload.length, deflated, dictionary?.id, meta, this.crc32, version, this.payloadCrc(payload, dictionary)), payloadLength: payload.length }
     }
     return { bytes: sealPayload(buf, start, end, meta, this.crc32, version), payloadLength: payload.length }
   }
@@ -215,34 +217,33 @@ class StowageCodec implements Codec {
     const start = this.opened(bytes, header)
     // Uncompressed: decoded where it lies, without a view of its own.
     if (header.compression === 'none') return this.read(bytes, header, bytes, start)
-    const { stored, dictionary } = this.compressedPart(bytes, header, start)
-    let payload: Uint8Array
-    try {
-      payload = this.platform.inflateSync(stored, header.payloadLength, dictionary)
-    } catch (e) {
-      throw inflateError(e)
-    }
-    return this.read(bytes, header, payload, 0)
+    return this.read(bytes, header, this.inflated(bytes, header, start), 0)
   }
 
   async decodeEnvelopeAsync<T = unknown>(bytes: Uint8Array): Promise<DecodedEnvelope<T>> {
     const header = readHeader(bytes)
     const start = this.opened(bytes, header)
     if (header.compression === 'none') return this.read(bytes, header, bytes, start)
-    const { stored, dictionary } = this.compressedPart(bytes, header, start)
-    let payload: Uint8Array
-    try {
-      payload = await this.platform.inflateAsync(stored, header.payloadLength, dictionary)
-    } catch (e) {
-      throw inflateError(e)
-    }
-    return this.read(bytes, header, payload, 0)
+    return this.read(bytes, header, await this.inflatedAsync(bytes, header, start), 0)
   }
 
   inflateEnvelope(bytes: Uint8Array): Uint8Array {
     const header = readHeader(bytes)
     const start = this.opened(bytes, header)
     if (header.compression === 'none') return bytes
+    return this.sealInflated(bytes, header, this.inflated(bytes, header, start))
+  }
+
+  async inflateEnvelopeAsync(bytes: Uint8Array): Promise<Uint8Array> {
+    const header = readHeader(bytes)
+    const start = this.opened(bytes, header)
+    if (header.compression === 'none') return bytes
+    return this.sealInflated(bytes, header, await this.inflatedAsync(bytes, header, start))
+  }
+
+  // The payload of a compressed envelope whose stored bytes start at `start`, inflated and, when it
+  // was deflated against a dictionary, checked against the payload CRC-32 the header carries.
+  private inflated(bytes: Uint8Array, header: Header, start: number): Uint8Array {
     const { stored, dictionary } = this.compressedPart(bytes, header, start)
     let payload: Uint8Array
     try {
@@ -250,13 +251,10 @@ class StowageCodec implements Codec {
     } catch (e) {
       throw inflateError(e)
     }
-    return this.sealInflated(bytes, header, payload)
+    return this.checkedPayload(header, payload)
   }
 
-  async inflateEnvelopeAsync(bytes: Uint8Array): Promise<Uint8Array> {
-    const header = readHeader(bytes)
-    const start = this.opened(bytes, header)
-    if (header.compression === 'none') return bytes
+  private async inflatedAsync(bytes: Uint8Array, header: Header, start: number): Promise<Uint8Array> {
     const { stored, dictionary } = this.compressedPart(bytes, header, start)
     let payload: Uint8Array
     try {
@@ -264,7 +262,16 @@ class StowageCodec implements Codec {
     } catch (e) {
       throw inflateError(e)
     }
-    return this.sealInflated(bytes, header, payload)
+    return this.checkedPayload(header, payload)
+  }
+
+  // A dictionary with the right id (a CRC-32) but other bytes inflates to a payload of the right
+  // length and other content: the payload's own CRC-32 tells it.
+  private checkedPayload(header: Header, payload: Uint8Array): Uint8Array {
+    if (header.payloadCrc !== undefined && this.crc32(payload, 0, payload.length) !== header.payloadCrc) {
+      throw new StowageError(StowageErrorCode.CHECKSUM_MISMATCH, `the envelope was compressed with dictionary ${hex8(header.dictionaryId!)}, and this codec's has other bytes (payload CRC-32 mismatch)`)
+    }
+    return payload
   }
 
   // The inflated payload under the same metadata. A version-1 envelope's CRC (over the inflated
@@ -352,6 +359,12 @@ class StowageCodec implements Codec {
   // Whether to store the deflated form: it saves enough (or compress is 'always'), and a reader's
   // work budget, which the stored size sets, allows the value's work (work.ts); else the payload
   // is stored as is, which the encoder made sure a reader allows.
+  // With a dictionary, the payload's CRC-32 for the header (compression id 3), unless the codec
+  // writes for Stowage 0.2 readers (formatVersion 2), which know id 2 only.
+  private payloadCrc(payload: Uint8Array, dictionary: Dictionary | undefined): number | undefined {
+    return dictionary === undefined || this.settings.formatVersion === 2 ? undefined : this.crc32(payload, 0, payload.length)
+  }
+
   private keeps(deflated: Uint8Array, payload: Uint8Array, work: number): boolean {
     const { compress, minSavings, maxWorkPerByte } = this.settings
     if (work + payloadWork(payload.length) > workBudget(deflated.length, maxWorkPerByte)) return false
@@ -362,7 +375,7 @@ class StowageCodec implements Codec {
     if (header.dictionaryId === undefined) return undefined
     const found = this.dictionaries.find((d) => d.id === header.dictionaryId)
     if (found === undefined) {
-      throw unsupportedType(`the envelope was compressed with dictionary ${header.dictionaryId.toString(16).padStart(8, '0')}, which this codec does not have (see the dictionaries option)`)
+      throw unsupportedType(`the envelope was compressed with dictionary ${hex8(header.dictionaryId)}, which this codec does not have (see the dictionaries option)`)
     }
     return found.bytes
   }

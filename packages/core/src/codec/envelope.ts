@@ -55,6 +55,11 @@ export interface EnvelopeInfo {
   readonly compression: Compression
   /** With `'deflate-raw-dictionary'`: the id (CRC-32) of the preset dictionary the payload needs. */
   readonly dictionaryId: number | undefined
+  /**
+   * With `'deflate-raw-dictionary'`, when the writer was Stowage 0.3 or later: the CRC-32 of the
+   * inflated payload, which tells a wrong dictionary that has the same id from the right one.
+   */
+  readonly payloadCrc: number | undefined
   /** The schema version written by the encoder, if any. */
   readonly schemaVersion: number | undefined
   /** The fresh-until time written by the encoder, if any (ms since the epoch). */
@@ -75,6 +80,8 @@ export interface EnvelopeInfo {
 export interface Header extends EnvelopeInfo {
   /** Header bytes before the CRC. */
   readonly headerLength: number
+  /** Byte 2, the compression id. */
+  readonly compressionId: number
   /** The validator's header field, as stored. */
   readonly validatorField: Uint8Array | undefined
 }
@@ -107,13 +114,18 @@ export function headerLength(compression: number, meta: SealMeta): number {
     (meta.freshUntil === undefined ? 0 : 8) +
     (meta.stamp === undefined ? 0 : meta.stamp.length) +
     (meta.validator === undefined ? 0 : meta.validator.length) +
-    (compression === CompressionId.DEFLATE_RAW_DICTIONARY ? 4 : 0) +
-    (compression === CompressionId.NONE ? 0 : 4)
+    compressionFieldsLength(compression)
   )
 }
 
+// Bytes of the fields a compression id adds: the dictionary id (ids 2 and 3), the payload's CRC-32
+// (id 3) and the payload length (every id but 0).
+function compressionFieldsLength(compression: number): number {
+  return (compression === CompressionId.NONE ? 0 : 4) + (compression >= CompressionId.DEFLATE_RAW_DICTIONARY ? 4 : 0) + (compression === CompressionId.DEFLATE_RAW_DICTIONARY_CHECKED ? 4 : 0)
+}
+
 // Writes the header (CRC excluded) at `at`; returns its end.
-function writeHeader(out: Uint8Array, at: number, version: number, compression: number, payloadLength: number, dictionaryId: number, meta: SealMeta): number {
+function writeHeader(out: Uint8Array, at: number, version: number, compression: number, payloadLength: number, dictionaryId: number, meta: SealMeta, payloadCrc = 0): number {
   const { schemaVersion, freshUntil, stamp, validator } = meta
   out[at] = MAGIC
   out[at + 1] = version
@@ -138,8 +150,12 @@ function writeHeader(out: Uint8Array, at: number, version: number, compression: 
     out.set(validator, p)
     p += validator.length
   }
-  if (compression === CompressionId.DEFLATE_RAW_DICTIONARY) {
+  if (compression >= CompressionId.DEFLATE_RAW_DICTIONARY) {
     writeUint32(out, p, dictionaryId)
+    p += 4
+  }
+  if (compression === CompressionId.DEFLATE_RAW_DICTIONARY_CHECKED) {
+    writeUint32(out, p, payloadCrc)
     p += 4
   }
   if (compression !== CompressionId.NONE) {
@@ -174,14 +190,16 @@ export function sealPayload(buf: Uint8Array, start: number, end: number, meta: S
 
 /**
  * Seals a deflated payload of format `version` and `payloadLength` bytes; the CRC covers the
- * header and `deflated`.
+ * header and `deflated`. With a dictionary, `payloadCrc` (the inflated payload's CRC-32) is
+ * written when given (compression id 3), else not (id 2, as Stowage 0.2 wrote).
  * @returns a new, exact-length envelope (a view into a shared slab when small: see pool.ts).
  */
-export function sealDeflated(payloadLength: number, deflated: Uint8Array, dictionaryId: number | undefined, meta: SealMeta, crc32: Crc32, version: number = FORMAT_VERSION): Uint8Array {
-  const compression = dictionaryId === undefined ? CompressionId.DEFLATE_RAW : CompressionId.DEFLATE_RAW_DICTIONARY
+export function sealDeflated(payloadLength: number, deflated: Uint8Array, dictionaryId: number | undefined, meta: SealMeta, crc32: Crc32, version: number = FORMAT_VERSION, payloadCrc?: number): Uint8Array {
+  const compression =
+    dictionaryId === undefined ? CompressionId.DEFLATE_RAW : payloadCrc === undefined ? CompressionId.DEFLATE_RAW_DICTIONARY : CompressionId.DEFLATE_RAW_DICTIONARY_CHECKED
   const length = headerLength(compression, meta)
   const out = take(length + CRC_SIZE + deflated.length)
-  writeHeader(out, 0, version, compression, payloadLength, dictionaryId ?? 0, meta)
+  writeHeader(out, 0, version, compression, payloadLength, dictionaryId ?? 0, meta, payloadCrc)
   writeUint32(out, length, crc32(deflated, 0, deflated.length, crc32(out, 0, length)))
   out.set(deflated, length + CRC_SIZE)
   return out
@@ -202,7 +220,7 @@ export function readHeader(bytes: Uint8Array): Header {
   if (formatVersion < OLDEST_FORMAT_VERSION || formatVersion > FORMAT_VERSION) {
     throw new StowageError(StowageErrorCode.UNSUPPORTED_VERSION, `envelope format version ${formatVersion} is not supported (this build reads ${OLDEST_FORMAT_VERSION} to ${FORMAT_VERSION})`)
   }
-  const known = formatVersion === 1 ? CompressionId.DEFLATE_RAW : CompressionId.DEFLATE_RAW_DICTIONARY
+  const known = formatVersion === 1 ? CompressionId.DEFLATE_RAW : CompressionId.DEFLATE_RAW_DICTIONARY_CHECKED
   if (compressionId > known) throw new StowageError(StowageErrorCode.UNSUPPORTED_VERSION, `compression id ${compressionId} is not supported`)
   // Tags and validators came with format version 2.
   if ((flags & ~(formatVersion === 1 ? KNOWN_FLAGS & ~(FLAG_TAGS | FLAG_VALIDATOR) : KNOWN_FLAGS)) !== 0) throw new StowageError(StowageErrorCode.UNSUPPORTED_VERSION, `envelope flags 0x${flags.toString(16)} are not supported`)
@@ -237,18 +255,25 @@ export function readHeader(bytes: Uint8Array): Header {
     validatorField = read.field
     p = read.end
   }
-  const length = p + (compressionId === CompressionId.DEFLATE_RAW_DICTIONARY ? 4 : 0) + (compressionId === CompressionId.NONE ? 0 : 4)
+  const length = p + compressionFieldsLength(compressionId)
   if (bytes.length < length + CRC_SIZE) throw short()
   let dictionaryId: number | undefined
-  if (compressionId === CompressionId.DEFLATE_RAW_DICTIONARY) {
+  let payloadCrc: number | undefined
+  if (compressionId >= CompressionId.DEFLATE_RAW_DICTIONARY) {
     dictionaryId = readUint32(bytes, p)
+    p += 4
+  }
+  if (compressionId === CompressionId.DEFLATE_RAW_DICTIONARY_CHECKED) {
+    payloadCrc = readUint32(bytes, p)
     p += 4
   }
   const payloadLength = compressionId === CompressionId.NONE ? bytes.length - length - CRC_SIZE : readUint32(bytes, p)
   return {
     formatVersion,
     compression: compressionId === CompressionId.NONE ? 'none' : compressionId === CompressionId.DEFLATE_RAW ? 'deflate-raw' : 'deflate-raw-dictionary',
+    compressionId,
     dictionaryId,
+    payloadCrc,
     schemaVersion,
     freshUntil,
     tags,
@@ -296,14 +321,8 @@ export function checkCrc(bytes: Uint8Array, header: Header, data: Uint8Array, st
  * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CORRUPT, INVALID_ARGUMENT.
  */
 export function inspect(bytes: Uint8Array): EnvelopeInfo {
-  const { formatVersion, compression, dictionaryId, schemaVersion, freshUntil, tags, validator, payloadLength, byteLength, crc } = readHeader(bytes)
-  return { formatVersion, compression, dictionaryId, schemaVersion, freshUntil, tags, validator, payloadLength, byteLength, crc }
-}
-
-const COMPRESSION_IDS: Record<Compression, number> = {
-  none: CompressionId.NONE,
-  'deflate-raw': CompressionId.DEFLATE_RAW,
-  'deflate-raw-dictionary': CompressionId.DEFLATE_RAW_DICTIONARY,
+  const { formatVersion, compression, dictionaryId, payloadCrc, schemaVersion, freshUntil, tags, validator, payloadLength, byteLength, crc } = readHeader(bytes)
+  return { formatVersion, compression, dictionaryId, payloadCrc, schemaVersion, freshUntil, tags, validator, payloadLength, byteLength, crc }
 }
 
 /**
@@ -321,10 +340,10 @@ export function headerMeta(header: Header, changes: { readonly tags?: null; read
 function reseal(bytes: Uint8Array, header: Header, meta: SealMeta): Uint8Array {
   const start = header.headerLength + CRC_SIZE
   checkCrc(bytes, header, bytes, start, bytes.length, crc32Range)
-  const compression = COMPRESSION_IDS[header.compression]
+  const compression = header.compressionId
   const length = headerLength(compression, meta)
   const out = new Uint8Array(length + CRC_SIZE + bytes.length - start)
-  writeHeader(out, 0, header.formatVersion, compression, header.payloadLength, header.dictionaryId ?? 0, meta)
+  writeHeader(out, 0, header.formatVersion, compression, header.payloadLength, header.dictionaryId ?? 0, meta, header.payloadCrc)
   writeUint32(out, length, crc32Range(bytes, start, bytes.length, crc32Range(out, 0, length)))
   out.set(bytes.subarray(start), length + CRC_SIZE)
   return out

@@ -49,6 +49,12 @@ export const CompressionId = {
   DEFLATE_RAW: 1,
   /** Raw deflate whose window starts primed with a preset dictionary, named by the dictionary id field. */
   DEFLATE_RAW_DICTIONARY: 2,
+  /**
+   * The same, with the CRC-32 of the inflated payload after the dictionary id: two dictionaries
+   * can share an id (a CRC-32), and a wrong one inflates to other bytes of the same length that the
+   * envelope's CRC (over the stored bytes) cannot tell apart. Stowage 0.3 writes it; 0.2 wrote id 2.
+   */
+  DEFLATE_RAW_DICTIONARY_CHECKED: 3,
 } as const
 
 /** Flag bit: a uint32 schema version follows the fixed header. */

@@ -1,4 +1,5 @@
 import { invalidArgument } from '../errors/make.js'
+import { crc32 } from './crc32.js'
 import type { Extension } from './extension.js'
 import { USER_EXT_MAX } from './format.js'
 import type { CompressionLevel } from './platform/platform.js'
@@ -125,7 +126,9 @@ export interface CodecOptions {
    * the dictionary compress far better. The first one is used to write; all of them are used to
    * read, so keep old ones listed while envelopes written with them may still be read. An
    * envelope names its dictionary by id (the dictionary's CRC-32); a reader without it refuses the
-   * envelope with UNSUPPORTED_TYPE. Defaults to none.
+   * envelope with UNSUPPORTED_TYPE, and one whose dictionary has that id but other bytes with
+   * CHECKSUM_MISMATCH (envelopes of Stowage 0.3 and later carry the payload's CRC-32 to tell).
+   * Two dictionaries with one id are refused (INVALID_ARGUMENT). Defaults to none.
    */
   readonly dictionaries?: readonly Uint8Array[]
   /** Your class extensions; see {@link Extension}. Defaults to none. */
@@ -214,8 +217,9 @@ export function settle(options: CodecOptions | undefined, compressThreshold = DE
   }
   const extensions = checkExtensions(o.extensions ?? [])
   const dictionaries = o.dictionaries ?? []
-  if (!Array.isArray(dictionaries) || !dictionaries.every((d) => d instanceof Uint8Array && d.length > 0 && d.length <= MAX_DICTIONARY_SIZE)) {
-    throw invalid(`dictionaries must be an array of non-empty Uint8Arrays of at most ${MAX_DICTIONARY_SIZE} bytes`)
+  // Two with one id: a reader could not tell which one a value needs.
+  if (!Array.isArray(dictionaries) || !dictionaries.every((d) => d instanceof Uint8Array && d.length > 0 && d.length <= MAX_DICTIONARY_SIZE) || new Set(dictionaries.map((d) => crc32(d))).size < dictionaries.length) {
+    throw invalid(`dictionaries must be an array of non-empty Uint8Arrays of at most ${MAX_DICTIONARY_SIZE} bytes, no two with the same id (CRC-32)`)
   }
   return {
     compress,
