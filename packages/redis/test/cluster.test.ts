@@ -5,6 +5,7 @@ import { createCluster as createCluster6 } from 'redis6'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { chunkKey } from '../src/chunks.js'
 import { keySlot } from '../src/key-slot.js'
+import { ODD_KEYS } from './odd-keys.js'
 import { createCache } from '@stowage/core'
 import { createRedisInvalidation, createRedisLease, createRedisStore } from '../src/index.js'
 
@@ -80,6 +81,21 @@ describe('redis store on a cluster', () => {
   })
 
   for (const kind of ['ioredis Cluster', 'node-redis 5 createCluster', 'node-redis 6 createCluster'] as const) {
+    it(`reads, writes and deletes keys with odd hash tags, one by one and in batches (${kind})`, async () => {
+      const client = kind === 'ioredis Cluster' ? cluster : kind === 'node-redis 5 createCluster' ? nodeCluster : nodeCluster6
+      const store = createRedisStore({ client })
+      const p = `cl-${Math.random().toString(36).slice(2)}:`
+      const keys = [...ODD_KEYS.map((k) => p + k), ...ODD_KEYS.map((k) => k + p)]
+      await store.setMany(keys.map((key, i) => ({ key, value: new Uint8Array([i]) })))
+      expect((await store.getMany(keys)).map((v) => v?.[0])).toStrictEqual(keys.map((_, i) => i))
+      for (const [i, key] of keys.entries()) {
+        await store.set(key, new Uint8Array([i, i]))
+        expect([...((await store.get(key)) ?? [])]).toStrictEqual([i, i])
+      }
+      expect(await store.deleteMany(keys)).toBe(keys.length)
+      expect(await store.getMany(keys)).toStrictEqual(keys.map(() => undefined))
+    })
+
     it(`a lease and an invalidation channel work over a cluster too (${kind})`, async () => {
       const client = kind === 'ioredis Cluster' ? cluster : kind === 'node-redis 5 createCluster' ? nodeCluster : nodeCluster6
       const namespace = `cl-${Math.random().toString(36).slice(2)}`

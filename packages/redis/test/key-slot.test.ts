@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { keySlot } from '../src/key-slot.js'
+import { crc16, keySlot } from '../src/key-slot.js'
+import { slotName, slotSuffix } from '../src/slot-suffix.js'
 import { bySlot } from '../src/slots.js'
 import { ODD_KEYS } from './odd-keys.js'
 
@@ -14,6 +15,8 @@ beforeAll(() => {
 afterAll(async () => {
   await node.quit()
 })
+
+const utf8 = new TextEncoder()
 
 async function redisSlots(keys: readonly string[]): Promise<number[]> {
   const pipeline = node.pipeline()
@@ -47,5 +50,18 @@ describe('hash slots, as Redis Cluster computes them', () => {
     const wrong = keys.filter((key, i) => keySlot(key) !== slots[i])
     expect(wrong).toStrictEqual([])
     expect(keySlot('foo{}{bar}')).toBe(8363)
+  })
+
+  it('finds a brace-free name for every slot, and a 4-character suffix that moves any text to any slot', async () => {
+    const names = Array.from({ length: 16384 }, (_, slot) => slotName(slot))
+    expect(names.every((name, slot) => keySlot(name) === slot && /^[@A-O]{4}$/.test(name))).toBe(true)
+    const sample = names.filter((_, slot) => slot % 61 === 0)
+    expect(await redisSlots(sample)).toStrictEqual(sample.map((_, i) => i * 61))
+    const texts = fc.sample(fc.string({ unit: 'grapheme', maxLength: 30 }).filter((t) => !t.includes('{')), { numRuns: 300, seed: 3 })
+    const moved = texts.map((text, i) => {
+      const slot = (i * 977) % 16384
+      return { slot, name: text + slotSuffix(crc16(utf8.encode(text)), slot) }
+    })
+    expect(await redisSlots(moved.map((m) => m.name))).toStrictEqual(moved.map((m) => m.slot))
   })
 })
