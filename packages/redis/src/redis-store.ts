@@ -4,7 +4,8 @@ import type { RedisAdapter } from './adapter.js'
 import { ioredisAdapter, isIoredis } from './adapter-ioredis.js'
 import { isNodeRedis, nodeRedisAdapter } from './adapter-node-redis.js'
 import { withDeadline } from './deadline.js'
-import { checksum, chunkKey, MANIFEST_MAGIC, newGeneration, readManifest, startsWithMagic, writeManifest, type Manifest } from './chunks.js'
+import { chunkNamer, isChunkName, legacyChunkNamer, type ChunkNamer } from './chunk-names.js'
+import { checksum, MANIFEST_MAGIC, newGeneration, readManifest, startsWithMagic, writeManifest, type Manifest } from './chunks.js'
 import { bySlot } from './slots.js'
 
 /** Options of {@link createRedisStore}: a `client` you own, or a `url` for a client the store owns. */
@@ -44,7 +45,6 @@ const REDIAL_AFTER = 3
 // How many chunks go out in one pipeline: bounds the bytes in flight for a huge value.
 const CHUNKS_PER_WRITE = 4
 const DELETE_BATCH = 500
-const CHUNK_KEY = /^\{.*\}:chunk:[0-9a-f]{16}:\d+$/
 
 /** A {@link Store} over Redis, with the client library it runs on. */
 export interface RedisStore extends Required<Store> {
@@ -181,9 +181,11 @@ class RedisStoreImpl implements RedisStore {
     return removed
   }
 
+  // Chunks are never deleted here: each goes with its manifest (see dropChunks), so no prefix can
+  // take away the chunks of a key it does not hold, nor those of a write under way.
   async clear(prefix: string): Promise<void> {
     let batch: string[] = []
-    for await (const key of this.scan(prefix, true)) {
+    for await (const key of this.scan(prefix)) {
       batch.push(key)
       if (batch.length >= DELETE_BATCH) {
         await this.deleteMany(batch)
@@ -194,7 +196,7 @@ class RedisStoreImpl implements RedisStore {
   }
 
   async *keys(prefix: string): AsyncIterable<string> {
-    yield* this.scan(prefix, false)
+    yield* this.scan(prefix)
   }
 
   async getField(key: string, field: string): Promise<Uint8Array | undefined> {
@@ -223,7 +225,7 @@ class RedisStoreImpl implements RedisStore {
     if (this.owned) await this.adapter.quit().catch(() => {})
   }
 
-  private async *scan(prefix: string, withChunks: boolean): AsyncIterable<string> {
+  private async *scan(prefix: string): AsyncIterable<string> {
     this.open()
     const seen = new Set<string>()
     const iterator = this.adapter.scan(`${globEscape(prefix)}*`, this.scanCount)[Symbol.asyncIterator]()
@@ -232,7 +234,7 @@ class RedisStoreImpl implements RedisStore {
       if (next.done) return
       const key = next.value
       // SCAN may return a key twice; chunks are the store's own, not the caller's keys.
-      if (seen.has(key) || (!withChunks && CHUNK_KEY.test(key))) continue
+      if (seen.has(key) || isChunkName(key)) continue
       seen.add(key)
       yield key
     }
@@ -283,12 +285,13 @@ class RedisStoreImpl implements RedisStore {
     // Chunks first, under a fresh generation; then the manifest in one SET, so a reader sees the
     // old value or the new one, never a mix; then the old generation's chunks are set to expire.
     const generation = newGeneration()
+    const name = chunkNamer(key, generation)
     const count = Math.max(1, Math.ceil(value.length / this.chunkSize))
     const chunkTtl = ttl === undefined ? PENDING_CHUNK_TTL : ttl + CHUNK_GRACE
     for (let first = 0; first < count; first += CHUNKS_PER_WRITE) {
       const batch: Array<{ key: string; value: Uint8Array; ttl: number | undefined }> = []
       for (let i = first; i < Math.min(count, first + CHUNKS_PER_WRITE); i++) {
-        batch.push({ key: chunkKey(key, generation, i), value: value.subarray(i * this.chunkSize, (i + 1) * this.chunkSize), ttl: chunkTtl })
+        batch.push({ key: name(i), value: value.subarray(i * this.chunkSize, (i + 1) * this.chunkSize), ttl: chunkTtl })
       }
       await this.call('SET chunk', (a) => a.setMany(batch))
     }
@@ -297,7 +300,7 @@ class RedisStoreImpl implements RedisStore {
     // The manifest now names the chunks: a value without TTL keeps them for good. (Should this
     // fail, the call rejects and the value is gone once the chunks expire: never a torn read.)
     if (ttl === undefined) {
-      for (const batch of chunkBatches(key, manifest, DELETE_BATCH)) await this.call('PERSIST chunks', (a) => a.expireMany(batch, undefined))
+      for (const batch of chunkBatches(manifest, DELETE_BATCH, name)) await this.call('PERSIST chunks', (a) => a.expireMany(batch, undefined))
     }
     await this.dropChunks(key, old, generation)
   }
@@ -308,7 +311,11 @@ class RedisStoreImpl implements RedisStore {
     if (head === null || !startsWithMagic(head)) return
     const manifest = readManifest(head)
     if (manifest === undefined || manifest.generation === keep || !plausible(manifest)) return
-    for (const batch of chunkBatches(key, manifest, DELETE_BATCH)) await this.call('PEXPIRE chunks', (a) => a.expireMany(batch, REPLACED_CHUNK_TTL))
+    // Chunks of either naming: a manifest does not say which (chunk-names.ts).
+    for (const namer of [chunkNamer, legacyChunkNamer]) {
+      const name = namer(key, manifest.generation)
+      for (const batch of chunkBatches(manifest, DELETE_BATCH, name)) await this.expireChunks(batch, REPLACED_CHUNK_TTL)
+    }
   }
 
   // A plain value as it is; a manifest replaced by the value its chunks hold.
@@ -318,7 +325,8 @@ class RedisStoreImpl implements RedisStore {
     if (manifest === undefined || !plausible(manifest)) {
       throw new StowageError(StowageErrorCode.CORRUPT, `the chunk manifest under ${key} is damaged (${manifest === undefined ? 'not 40 bytes' : `${manifest.count} chunks for ${manifest.length} bytes`})`)
     }
-    const parts = await this.readChunks(key, manifest)
+    // Chunks named by this version, else by an older one (chunk-names.ts): data written before stays readable.
+    const parts = (await this.readChunks(key, manifest, chunkNamer(key, manifest.generation))) ?? (await this.readChunks(key, manifest, legacyChunkNamer(key, manifest.generation)))
     if (parts === undefined) {
       // Chunks gone: the manifest was replaced long enough ago that they expired, or expired with
       // it. A newer manifest may be there: read once more.
@@ -333,11 +341,28 @@ class RedisStoreImpl implements RedisStore {
     return value
   }
 
-  private async readChunks(key: string, manifest: Manifest): Promise<Uint8Array[] | undefined> {
+  // Chunks of one value share a slot, except legacy-named ones of keys such as '}a' (chunk-names.ts):
+  // on a cluster they are grouped by slot, one MGET or pipeline per group.
+  private async getChunks(names: readonly string[]): Promise<Array<Uint8Array | null>> {
+    const out = new Array<Uint8Array | null>(names.length)
+    await Promise.all(
+      bySlot(names, this.adapter.isCluster).map(async (group) => {
+        const values = await this.call('MGET chunks', (a) => a.mget(group.map((i) => names[i] as string)))
+        group.forEach((i, j) => (out[i] = values[j] ?? null))
+      }),
+    )
+    return out
+  }
+
+  private async expireChunks(names: readonly string[], ms: number | undefined): Promise<void> {
+    await Promise.all(bySlot(names, this.adapter.isCluster).map((group) => this.call('PEXPIRE chunks', (a) => a.expireMany(group.map((i) => names[i] as string), ms))))
+  }
+
+  private async readChunks(key: string, manifest: Manifest, name: ChunkNamer): Promise<Uint8Array[] | undefined> {
     const parts: Uint8Array[] = []
     let length = 0
-    for (const batch of chunkBatches(key, manifest, CHUNKS_PER_WRITE)) {
-      const values = await this.call('MGET chunks', (a) => a.mget(batch))
+    for (const batch of chunkBatches(manifest, CHUNKS_PER_WRITE, name)) {
+      const values = await this.getChunks(batch)
       for (const value of values) {
         if (value === null) return undefined
         length += value.length
@@ -357,10 +382,10 @@ function plausible({ count, length }: Manifest): boolean {
 }
 
 // A manifest's chunk keys, `size` at a time (never all at once: a value may have many chunks).
-function* chunkBatches(key: string, manifest: Manifest, size: number): Generator<string[]> {
+function* chunkBatches(manifest: Manifest, size: number, name: ChunkNamer): Generator<string[]> {
   for (let first = 0; first < manifest.count; first += size) {
     const batch: string[] = []
-    for (let i = first; i < Math.min(manifest.count, first + size); i++) batch.push(chunkKey(key, manifest.generation, i))
+    for (let i = first; i < Math.min(manifest.count, first + size); i++) batch.push(name(i))
     yield batch
   }
 }

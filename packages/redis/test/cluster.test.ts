@@ -3,7 +3,7 @@ import { Cluster } from 'ioredis'
 import { createCluster } from 'redis'
 import { createCluster as createCluster6 } from 'redis6'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { chunkKey } from '../src/chunks.js'
+import { chunkNamer } from '../src/chunk-names.js'
 import { keySlot } from '../src/key-slot.js'
 import { ODD_KEYS } from './odd-keys.js'
 import { createCache } from '@stowage/core'
@@ -61,7 +61,7 @@ describe('redis store on a cluster', () => {
     const key = `cl-${Math.random().toString(36).slice(2)}:big`
     const big = new Uint8Array(10_000).map((_, i) => i & 0xff)
     await store.set(key, big)
-    expect(keySlot(chunkKey(key, '0011223344556677', 3))).toBe(keySlot(key))
+    expect(keySlot(chunkNamer(key, '0011223344556677')(3))).toBe(keySlot(key))
     expect(await store.get(key)).toStrictEqual(big)
     expect(await store.delete(key)).toBe(true)
   })
