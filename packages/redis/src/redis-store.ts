@@ -4,8 +4,9 @@ import type { RedisAdapter } from './adapter.js'
 import { ioredisAdapter, isIoredis } from './adapter-ioredis.js'
 import { isNodeRedis, nodeRedisAdapter } from './adapter-node-redis.js'
 import { withDeadline } from './deadline.js'
-import { chunkNamer, isChunkName, legacyChunkNamer, type ChunkNamer } from './chunk-names.js'
-import { checksum, MANIFEST_MAGIC, newGeneration, readManifest, startsWithMagic, writeManifest, type Manifest } from './chunks.js'
+import { isChunkName } from './chunk-names.js'
+import { ChunkedValues } from './chunked-values.js'
+import { MANIFEST_MAGIC } from './chunks.js'
 import { bySlot } from './slots.js'
 
 /** Options of {@link createRedisStore}: a `client` you own, or a `url` for a client the store owns. */
@@ -26,26 +27,10 @@ export interface RedisStoreOptions {
 export const DEFAULT_COMMAND_TIMEOUT = 2000
 /** Default of {@link RedisStoreOptions.chunkSize}: 8 MiB, far below Redis's 512 MB `proto-max-bulk-len`. */
 export const DEFAULT_CHUNK_SIZE = 8 * 1024 * 1024
-// Chunks outlive their manifest a little, so a reader that got the manifest just before it
-// expired can still fetch them.
-const CHUNK_GRACE = 10_000
-// Chunks carry a TTL until their manifest is written: a write that fails midway leaves nothing
-// behind for longer than this. A value without TTL has its chunks made persistent afterwards.
-const PENDING_CHUNK_TTL = 3_600_000
-// Chunks of a replaced or deleted value expire this long after, instead of going at once, so a
-// reader that read the old manifest a moment before still finds every chunk (no torn reads).
-const REPLACED_CHUNK_TTL = 30_000
-// What a manifest may announce: chunks of 1 KiB to 512 MiB (the chunkSize bounds), a value no
-// larger than a Uint8Array can be here.
-const MIN_CHUNK_SIZE = 1024
-const MAX_CHUNK_SIZE = 512 * 1024 * 1024
-const MAX_CHUNKED_LENGTH = 2 ** 32
 // Timeouts in a row after which a connection of the store's own is dialled again.
 const REDIAL_AFTER = 3
-// How many chunks go out in one pipeline: bounds the bytes in flight for a huge value.
-const CHUNKS_PER_WRITE = 4
+// Keys deleted at once by clear().
 const DELETE_BATCH = 500
-
 /** A {@link Store} over Redis, with the client library it runs on. */
 export interface RedisStore extends Required<Store> {
   /** Which client library and topology the store drives. */
@@ -75,16 +60,6 @@ function globEscape(text: string): string {
   return text.replace(/[*?[\]\\]/g, '\\$&')
 }
 
-function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length)
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
-}
-
 class RedisStoreImpl implements RedisStore {
   readonly name = 'redis'
   private closed = false
@@ -93,13 +68,17 @@ class RedisStoreImpl implements RedisStore {
     private readonly adapter: RedisAdapter,
     private readonly owned: boolean,
     private readonly timeout: number,
-    private readonly chunkSize: number,
+    chunkSize: number,
     private readonly scanCount: number,
     /** The latest connection error of a connection the store made itself (none for a client it was given). */
     private readonly lastError: () => unknown = () => undefined,
     /** Drops and re-dials a connection the store made itself (none for a client it was given). */
     private readonly redial: (() => void) | undefined = undefined,
-  ) {}
+  ) {
+    this.chunks = new ChunkedValues((what, fn) => this.call(what, fn), adapter.isCluster, chunkSize)
+  }
+
+  private readonly chunks: ChunkedValues
 
   // Timeouts in a row with no answer in between: past REDIAL_AFTER, the connection is presumed dead.
   private silent = 0
@@ -111,14 +90,14 @@ class RedisStoreImpl implements RedisStore {
   async get(key: string): Promise<Uint8Array | undefined> {
     checkKey(key)
     const bytes = await this.call('GET', (a) => a.get(key))
-    return bytes === null ? undefined : this.resolve(key, bytes)
+    return bytes === null ? undefined : this.chunks.resolve(key, bytes)
   }
 
   async getWithTtl(key: string): Promise<{ value: Uint8Array; ttl: number | undefined } | undefined> {
     checkKey(key)
     const [bytes, pttl] = await this.call('GET', (a) => a.getWithPttl(key))
     if (bytes === null) return undefined
-    const value = await this.resolve(key, bytes)
+    const value = await this.chunks.resolve(key, bytes)
     return value === undefined ? undefined : { value, ttl: pttl === -1 ? undefined : Math.max(1, pttl) }
   }
 
@@ -140,7 +119,7 @@ class RedisStoreImpl implements RedisStore {
         const values = await this.call('MGET', (a) => a.mget(group.map((i) => keys[i] as string)))
         await Promise.all(group.map(async (i, j) => {
           const bytes = values[j]
-          out[i] = bytes == null ? undefined : await this.resolve(keys[i] as string, bytes)
+          out[i] = bytes == null ? undefined : await this.chunks.resolve(keys[i] as string, bytes)
         }))
       }),
     )
@@ -149,13 +128,13 @@ class RedisStoreImpl implements RedisStore {
 
   async setMany(entries: readonly StoreEntry[]): Promise<void> {
     for (const { key, value, ttl } of entries) checkEntry(key, value, ttl)
-    const small = entries.filter((e) => !this.needsChunks(e.value))
-    const big = entries.filter((e) => this.needsChunks(e.value))
+    const small = entries.filter((e) => !this.chunks.needsChunks(e.value))
+    const big = entries.filter((e) => this.chunks.needsChunks(e.value))
     await Promise.all([
       ...bySlot(small.map((e) => e.key), this.adapter.isCluster).map(async (group) => {
         const batch = group.map((i) => small[i] as StoreEntry)
         const old = await this.call('SET', (a) => a.setHeadMany(batch.map(({ key, value, ttl }) => ({ key, value, ttl }))))
-        await Promise.all(batch.map((e, j) => this.dropChunks(e.key, old[j] ?? null, undefined)))
+        await Promise.all(batch.map((e, j) => this.chunks.drop(e.key, old[j] ?? null, undefined)))
       }),
       ...big.map((e) => this.write(e.key, e.value, e.ttl)),
     ])
@@ -173,7 +152,7 @@ class RedisStoreImpl implements RedisStore {
             const head = old[j] ?? null
             if (head === null) return undefined
             removed++
-            return this.dropChunks(key, head, undefined)
+            return this.chunks.drop(key, head, undefined)
           }),
         )
       }),
@@ -181,7 +160,7 @@ class RedisStoreImpl implements RedisStore {
     return removed
   }
 
-  // Chunks are never deleted here: each goes with its manifest (see dropChunks), so no prefix can
+  // Chunks are never deleted here: each goes with its manifest (ChunkedValues.drop), so no prefix can
   // take away the chunks of a key it does not hold, nor those of a write under way.
   async clear(prefix: string): Promise<void> {
     let batch: string[] = []
@@ -273,121 +252,13 @@ class RedisStoreImpl implements RedisStore {
     this.redial()
   }
 
-  private needsChunks(value: Uint8Array): boolean {
-    return value.length > this.chunkSize || startsWithMagic(value)
-  }
-
   private async write(key: string, value: Uint8Array, ttl: number | undefined): Promise<void> {
-    if (!this.needsChunks(value)) {
-      const old = await this.call('SET', (a) => a.setHead(key, value, ttl))
-      return this.dropChunks(key, old, undefined)
-    }
-    // Chunks first, under a fresh generation; then the manifest in one SET, so a reader sees the
-    // old value or the new one, never a mix; then the old generation's chunks are set to expire.
-    const generation = newGeneration()
-    const name = chunkNamer(key, generation)
-    const count = Math.max(1, Math.ceil(value.length / this.chunkSize))
-    const chunkTtl = ttl === undefined ? PENDING_CHUNK_TTL : ttl + CHUNK_GRACE
-    for (let first = 0; first < count; first += CHUNKS_PER_WRITE) {
-      const batch: Array<{ key: string; value: Uint8Array; ttl: number | undefined }> = []
-      for (let i = first; i < Math.min(count, first + CHUNKS_PER_WRITE); i++) {
-        batch.push({ key: name(i), value: value.subarray(i * this.chunkSize, (i + 1) * this.chunkSize), ttl: chunkTtl })
-      }
-      await this.call('SET chunk', (a) => a.setMany(batch))
-    }
-    const manifest: Manifest = { generation, count, length: value.length, crc: checksum(value) }
-    const old = await this.call('SET manifest', (a) => a.setHead(key, writeManifest(manifest), ttl))
-    // The manifest now names the chunks: a value without TTL keeps them for good. (Should this
-    // fail, the call rejects and the value is gone once the chunks expire: never a torn read.)
-    if (ttl === undefined) {
-      for (const batch of chunkBatches(manifest, DELETE_BATCH, name)) await this.call('PERSIST chunks', (a) => a.expireMany(batch, undefined))
-    }
-    await this.dropChunks(key, old, generation)
+    if (this.chunks.needsChunks(value)) return this.chunks.write(key, value, ttl)
+    const old = await this.call('SET', (a) => a.setHead(key, value, ttl))
+    await this.chunks.drop(key, old, undefined)
   }
 
-  // The chunks of a replaced or deleted manifest (`head`, the old value's first bytes) expire a
-  // little later: a reader that got the old manifest still finds them all.
-  private async dropChunks(key: string, head: Uint8Array | null, keep: string | undefined): Promise<void> {
-    if (head === null || !startsWithMagic(head)) return
-    const manifest = readManifest(head)
-    if (manifest === undefined || manifest.generation === keep || !plausible(manifest)) return
-    // Chunks of either naming: a manifest does not say which (chunk-names.ts).
-    for (const namer of [chunkNamer, legacyChunkNamer]) {
-      const name = namer(key, manifest.generation)
-      for (const batch of chunkBatches(manifest, DELETE_BATCH, name)) await this.expireChunks(batch, REPLACED_CHUNK_TTL)
-    }
-  }
 
-  // A plain value as it is; a manifest replaced by the value its chunks hold.
-  private async resolve(key: string, bytes: Uint8Array, retried = false): Promise<Uint8Array | undefined> {
-    if (!startsWithMagic(bytes)) return bytes
-    const manifest = readManifest(bytes)
-    if (manifest === undefined || !plausible(manifest)) {
-      throw new StowageError(StowageErrorCode.CORRUPT, `the chunk manifest under ${key} is damaged (${manifest === undefined ? 'not 40 bytes' : `${manifest.count} chunks for ${manifest.length} bytes`})`)
-    }
-    // Chunks named by this version, else by an older one (chunk-names.ts): data written before stays readable.
-    const parts = (await this.readChunks(key, manifest, chunkNamer(key, manifest.generation))) ?? (await this.readChunks(key, manifest, legacyChunkNamer(key, manifest.generation)))
-    if (parts === undefined) {
-      // Chunks gone: the manifest was replaced long enough ago that they expired, or expired with
-      // it. A newer manifest may be there: read once more.
-      if (retried) return undefined
-      const again = await this.call('GET', (a) => a.get(key))
-      return again === null ? undefined : this.resolve(key, again, true)
-    }
-    const length = parts.reduce((n, p) => n + p.length, 0)
-    if (length !== manifest.length) throw new StowageError(StowageErrorCode.CORRUPT, `the chunks under ${key} hold ${length} bytes, their manifest says ${manifest.length}`)
-    const value = concat(parts, manifest.length)
-    if (checksum(value) !== manifest.crc) throw new StowageError(StowageErrorCode.CORRUPT, `the chunks under ${key} do not match their manifest's CRC`)
-    return value
-  }
-
-  // Chunks of one value share a slot, except legacy-named ones of keys such as '}a' (chunk-names.ts):
-  // on a cluster they are grouped by slot, one MGET or pipeline per group.
-  private async getChunks(names: readonly string[]): Promise<Array<Uint8Array | null>> {
-    const out = new Array<Uint8Array | null>(names.length)
-    await Promise.all(
-      bySlot(names, this.adapter.isCluster).map(async (group) => {
-        const values = await this.call('MGET chunks', (a) => a.mget(group.map((i) => names[i] as string)))
-        group.forEach((i, j) => (out[i] = values[j] ?? null))
-      }),
-    )
-    return out
-  }
-
-  private async expireChunks(names: readonly string[], ms: number | undefined): Promise<void> {
-    await Promise.all(bySlot(names, this.adapter.isCluster).map((group) => this.call('PEXPIRE chunks', (a) => a.expireMany(group.map((i) => names[i] as string), ms))))
-  }
-
-  private async readChunks(key: string, manifest: Manifest, name: ChunkNamer): Promise<Uint8Array[] | undefined> {
-    const parts: Uint8Array[] = []
-    let length = 0
-    for (const batch of chunkBatches(manifest, CHUNKS_PER_WRITE, name)) {
-      const values = await this.getChunks(batch)
-      for (const value of values) {
-        if (value === null) return undefined
-        length += value.length
-        if (length > manifest.length) throw new StowageError(StowageErrorCode.CORRUPT, `the chunks under ${key} hold more than the ${manifest.length} bytes their manifest says`)
-        parts.push(value)
-      }
-    }
-    return parts
-  }
-}
-
-// Whether a manifest's count and length can be true: chunks of 1 KiB to 512 MiB, and a length a
-// reader can hold. A damaged manifest announcing 2^32 − 1 chunks is refused before any is asked for.
-function plausible({ count, length }: Manifest): boolean {
-  if (count < 1 || length > MAX_CHUNKED_LENGTH) return false
-  return count <= Math.max(1, Math.ceil(length / MIN_CHUNK_SIZE)) && count >= Math.ceil(length / MAX_CHUNK_SIZE)
-}
-
-// A manifest's chunk keys, `size` at a time (never all at once: a value may have many chunks).
-function* chunkBatches(manifest: Manifest, size: number, name: ChunkNamer): Generator<string[]> {
-  for (let first = 0; first < manifest.count; first += size) {
-    const batch: string[] = []
-    for (let i = first; i < Math.min(manifest.count, first + size); i++) batch.push(name(i))
-    yield batch
-  }
 }
 
 /**
