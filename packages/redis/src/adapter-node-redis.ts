@@ -82,6 +82,15 @@ export function nodeRedisAdapter(client: AnyClient | AnyCluster): RedisAdapter {
     async mget(keys) {
       return (await send<Array<Buffer | null>>(keys[0] as string, ['MGET', ...keys])).map(fromBuffer)
     },
+    async evalScript(script, keys, args) {
+      const rest = [String(keys.length), ...keys, ...args.map((a) => (typeof a === 'string' ? a : toBuffer(a)))]
+      try {
+        return await send(keys[0] as string, ['EVALSHA', sha1(script), ...rest])
+      } catch (e) {
+        if (!isNoScript(e)) throw e
+        return send(keys[0] as string, ['EVAL', script, ...rest])
+      }
+    },
     async del(keys) {
       return keys.length === 0 ? 0 : Number(await send(keys[0] as string, ['DEL', ...keys]))
     },

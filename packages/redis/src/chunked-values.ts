@@ -4,6 +4,7 @@ import { StowageError, StowageErrorCode } from '@stowage/core'
 import type { RedisAdapter } from './adapter.js'
 import { chunkNamer, legacyChunkNamer, type ChunkNamer } from './chunk-names.js'
 import { checksum, newGeneration, readManifest, startsWithMagic, writeManifest, type Manifest } from './chunks.js'
+import { PERSIST_IF_MANIFEST } from './scripts.js'
 import { bySlot } from './slots.js'
 
 // Chunks outlive their manifest a little, so a reader that got the manifest just before it
@@ -66,11 +67,19 @@ export class ChunkedValues {
       await this.call('SET chunk', (a) => a.setMany(batch))
     }
     const manifest: Manifest = { generation, count, length: value.length, crc: checksum(value) }
-    const old = await this.call('SET manifest', (a) => a.setHead(key, writeManifest(manifest), ttl))
-    // The manifest now names the chunks: a value without TTL keeps them for good. (Should this
-    // fail, the call rejects and the value is gone once the chunks expire: never a torn read.)
+    const bytes = writeManifest(manifest)
+    const old = await this.call('SET manifest', (a) => a.setHead(key, bytes, ttl))
+    // The manifest now names the chunks: a value without TTL keeps them for good, but only while
+    // this manifest is the key's, checked in the same script as the PERSIST. A delete or overwrite
+    // landing between the swap and this step sets the chunks to expire, and this step then leaves
+    // them so; a separate PERSIST would have made them persistent after it, with no manifest left.
+    // (Should a step fail, the call rejects and the value is gone once the chunks expire: never a
+    // torn read.)
     if (ttl === undefined) {
-      for (const batch of chunkBatches(manifest, DELETE_BATCH, name)) await this.call('PERSIST chunks', (a) => a.expireMany(batch, undefined))
+      for (const batch of chunkBatches(manifest, DELETE_BATCH, name)) {
+        const kept = await this.call('PERSIST chunks', (a) => a.evalScript(PERSIST_IF_MANIFEST, [key, ...batch], [bytes]))
+        if (Number(kept) !== 1) break
+      }
     }
     await this.drop(key, old, generation)
   }

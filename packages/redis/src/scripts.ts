@@ -1,8 +1,8 @@
-// The two Lua scripts the store runs, so that overwriting or deleting a value never sends the old
-// value back (SET … GET and GETDEL did: 7 MB back for a 7 MB overwrite) while the store still learns,
-// atomically, whether the old value was a chunk manifest whose chunks must go. Each returns the
-// first MANIFEST_SIZE (40) bytes of the old value when it was a string, an empty string for a key
-// of another type (a bundle's hash), nil when there was no key.
+// The Lua scripts the store runs. The first two exist so that overwriting or deleting a value never
+// sends the old value back (SET … GET and GETDEL did: 7 MB back for a 7 MB overwrite) while the store
+// still learns, atomically, whether the old value was a chunk manifest whose chunks must go. Each
+// returns the first MANIFEST_SIZE (40) bytes of the old value when it was a string, an empty string
+// for a key of another type (a bundle's hash), nil when there was no key.
 import { createHash } from 'node:crypto'
 import { MANIFEST_SIZE } from './chunks.js'
 
@@ -19,6 +19,16 @@ return head`
 export const DEL_RETURNING_HEAD = `${OLD_HEAD}
 if head then redis.call('DEL', KEYS[1]) end
 return head`
+
+/**
+ * PERSIST KEYS[2..] while KEYS[1] holds the chunk manifest ARGV[1]; returns 1 if it did, 0 if the
+ * manifest was replaced or deleted meanwhile (its chunks then keep the TTL they have). One script,
+ * so a delete or overwrite lands either before it (nothing is made persistent) or after it (and
+ * then sets the chunks it made persistent to expire).
+ */
+export const PERSIST_IF_MANIFEST = `if redis.call('TYPE', KEYS[1])['ok'] ~= 'string' or redis.call('STRLEN', KEYS[1]) ~= ${MANIFEST_SIZE} or redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+for i = 2, #KEYS do redis.call('PERSIST', KEYS[i]) end
+return 1`
 
 /** The SHA-1 that EVALSHA names a script by. */
 export function sha1(script: string): string {
