@@ -1,12 +1,13 @@
 import { checkStoreEntry as checkEntry, checkStoreKey as checkKey, StowageError, StowageErrorCode, type Store, type StoreEntry, type StoreSetOptions } from '@stowage/core'
 import { createRequire } from 'node:module'
-import type { RedisAdapter } from './adapter.js'
+import { fromBuffer, type RedisAdapter } from './adapter.js'
 import { ioredisAdapter, isIoredis } from './adapter-ioredis.js'
 import { isNodeRedis, nodeRedisAdapter } from './adapter-node-redis.js'
 import { withDeadline } from './deadline.js'
 import { isChunkName } from './chunk-names.js'
 import { ChunkedValues } from './chunked-values.js'
 import { MANIFEST_MAGIC } from './chunks.js'
+import { ENSURE } from './scripts.js'
 import { bySlot } from './slots.js'
 
 /** Options of {@link createRedisStore}: a `client` you own, or a `url` for a client the store owns. */
@@ -162,6 +163,26 @@ class RedisStoreImpl implements RedisStore {
 
   // Chunks are never deleted here: each goes with its manifest (ChunkedValues.drop), so no prefix can
   // take away the chunks of a key it does not hold, nor those of a write under way.
+  // One script per key (scripts.ts, ENSURE), all sent at once. For small values: the tags'
+  // generations. A manifest found under a key is resolved, its TTL left as it is.
+  async ensureMany(entries: readonly StoreEntry[]): Promise<Uint8Array[]> {
+    for (const { key, value, ttl } of entries) {
+      checkEntry(key, value, ttl)
+      if (this.chunks.needsChunks(value)) throw new StowageError(StowageErrorCode.LIMIT_EXCEEDED, `ensureMany keeps values it can store whole: at most chunkSize bytes, not starting with the chunk manifest's magic (${key})`)
+    }
+    const found = await this.call('EVALSHA ensure', (a) =>
+      Promise.all(entries.map(({ key, value, ttl }) => a.evalScript(ENSURE, [key], [value, ttl === undefined ? '' : String(Math.ceil(ttl)), MANIFEST_MAGIC]))),
+    )
+    return Promise.all(
+      found.map(async (reply, i) => {
+        const key = (entries[i] as StoreEntry).key
+        const value = await this.chunks.resolve(key, fromBuffer(reply as Buffer) as Uint8Array)
+        if (value === undefined) throw new StowageError(StowageErrorCode.CORRUPT, `the chunked value under ${key} has lost its chunks`)
+        return value
+      }),
+    )
+  }
+
   async clear(prefix: string): Promise<void> {
     let batch: string[] = []
     for await (const key of this.scan(prefix)) {

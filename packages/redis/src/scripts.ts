@@ -30,6 +30,26 @@ export const PERSIST_IF_MANIFEST = `if redis.call('TYPE', KEYS[1])['ok'] ~= 'str
 for i = 2, #KEYS do redis.call('PERSIST', KEYS[i]) end
 return 1`
 
+/**
+ * The value under KEYS[1], or ARGV[1] stored there when there is none; either way the key then
+ * lives at least ARGV[2] ms (PERSIST when ARGV[2] is empty): a TTL raised, never lowered. A value
+ * that starts with ARGV[3] (the chunk manifest's magic) is returned with its TTL as it is: its
+ * chunks are not the script's to extend. A key of another type fails with WRONGTYPE.
+ */
+export const ENSURE = `if redis.call('TYPE', KEYS[1])['ok'] == 'none' then
+  if ARGV[2] == '' then redis.call('SET', KEYS[1], ARGV[1]) else redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
+  return ARGV[1]
+end
+local value = redis.call('GET', KEYS[1])
+if string.sub(value, 1, string.len(ARGV[3])) ~= ARGV[3] then
+  if ARGV[2] == '' then redis.call('PERSIST', KEYS[1])
+  else
+    local left = redis.call('PTTL', KEYS[1])
+    if left >= 0 and left < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+  end
+end
+return value`
+
 /** The SHA-1 that EVALSHA names a script by. */
 export function sha1(script: string): string {
   return createHash('sha1').update(script).digest('hex')

@@ -34,8 +34,8 @@ import { claimHandle, claimOf, type Claim, type Claims } from './claims.js'
 import type { Changes, Landed } from './changes.js'
 import { underLease, type LoadLease } from './lease.js'
 import { loaderError, storeError, unusable } from './cache-errors.js'
-import { loadSettings, type LoadSettings, type WriteSettings } from './load-settings.js'
-import { checkTags, newGeneration, stampTags, TagBook, tagKey } from './tags.js'
+import { loadSettings, storeTtl, type LoadSettings, type WriteSettings } from './load-settings.js'
+import { checkTags, renewGenerations, stampTags, TagBook, tagKey } from './tags.js'
 /** What every namespace of one cache shares; settled by createCache (create-cache.ts). */
 export interface Shared {
   /** The store as the cache calls it: behind the circuit breaker when there is one. */
@@ -188,15 +188,12 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
 
   async deleteByTag(tags: string | readonly string[]): Promise<void> {
     const keys = checkTags(typeof tags === 'string' ? [tags] : tags).map((tag) => tagKey(this.prefix, tag))
-    const { store, messages } = this.shared
-    const generations = keys.map(() => newGeneration())
-    const entries = keys.map((key, i) => ({ key, value: messages.encode(generations[i]) }))
     // A load running now may be of a tagged entry: callers from now on load afresh rather than
     // join it (its value, stamped with the old generation, will read as a miss).
     this.shared.flight.forgetAll(this.prefix)
+    let generations: Array<number | undefined>
     try {
-      if (store.setMany) await store.setMany(entries)
-      else await Promise.all(entries.map((e) => store.set(e.key, e.value)))
+      generations = await renewGenerations(this.shared.store, this.shared.messages, keys)
     } catch (e) {
       this.writeFailed('deleteByTag', undefined, e, false)
       return
@@ -251,7 +248,7 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     this.shared.changes.starting(fulls)
     let stamps: Array<ReadonlyMap<string, number> | undefined>
     try {
-      stamps = await this.stampsFor(tagsOf)
+      stamps = await this.stampsFor(tagsOf, entries.map((e) => e.ttl ?? this.shared.ttl))
     } catch (e) {
       this.writeFailed('set', undefined, e, false)
       return
@@ -456,7 +453,7 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
       let unstorable: unknown
       if (settings.tags !== undefined) {
         try {
-          stamp = (await this.stampsFor([settings.tags]))[0]
+          stamp = (await this.stampsFor([settings.tags], [storeTtl(settings)]))[0]
         } catch (e) {
           unstorable = e
         }
@@ -599,9 +596,9 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     return this.shared.codec.encodeEnvelopeAsync(value, { schemaVersion: version === 0 ? undefined : version, freshUntil, tags })
   }
 
-  // The tag stamps of entries about to be written (one store round trip for all their tags).
-  private stampsFor(tagsOf: ReadonlyArray<readonly string[] | undefined>): Promise<Array<ReadonlyMap<string, number> | undefined>> {
-    return stampTags(this.shared.store, this.shared.messages, this.shared.tags, this.prefix, tagsOf)
+  // The tag stamps of entries about to be written, with their store TTLs (one store round trip for all their tags).
+  private stampsFor(tagsOf: ReadonlyArray<readonly string[] | undefined>, ttlsOf: ReadonlyArray<number | undefined>): Promise<Array<ReadonlyMap<string, number> | undefined>> {
+    return stampTags(this.shared.store, this.shared.messages, this.shared.tags, this.prefix, tagsOf, ttlsOf)
   }
 
   // Encodes and stores a value; `stamp` is its tags' generations when the caller read them already,
@@ -617,9 +614,10 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     claim?: Claim,
   ): Promise<Entry | undefined> {
     const { ttl, staleFor, grace, tags } = settings
+    const lifetime = storeTtl(settings)
     if (tags !== undefined && stamp === undefined) {
       try {
-        stamp = (await this.stampsFor([tags]))[0]
+        stamp = (await this.stampsFor([tags], [lifetime]))[0]
       } catch (e) {
         this.writeFailed(operation, key, e, returnAnyway)
         return undefined
@@ -630,8 +628,7 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     const encoded = await this.encode(value, freshUntil, stamp)
     const kept = await this.keepable(key, encoded, operation)
     if (claim?.superseded) return undefined
-    const storeTtl = ttl === undefined ? undefined : ttl + (staleFor ?? 0) + (grace ?? 0)
-    return (await this.put(key, storeKey(this.prefix, key), encoded, storeTtl, kept, operation, returnAnyway, { value })) ? kept : undefined
+    return (await this.put(key, storeKey(this.prefix, key), encoded, lifetime, kept, operation, returnAnyway, { value })) ? kept : undefined
   }
 
   // Stores one envelope and mirrors it (see `changed`): claims on the key end before and after the

@@ -14,6 +14,11 @@ export interface WriteSettings {
   readonly tags?: readonly string[]
 }
 
+/** How long the store keeps an entry written with `settings`: its ttl plus its stale and grace windows (undefined: for ever). */
+export function storeTtl({ ttl, staleFor, grace }: WriteSettings): number | undefined {
+  return ttl === undefined ? undefined : ttl + (staleFor ?? 0) + (grace ?? 0)
+}
+
 /** How one getOrSet loads and stores. */
 export interface LoadSettings extends WriteSettings {
   readonly softTimeout?: number

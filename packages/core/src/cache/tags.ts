@@ -1,6 +1,7 @@
 // Tags: `deleteByTag` never lists or deletes entries. Each tag has a generation, a random uint32
 // kept in the store under `namespace:#tag:<tag>` (no user key or child namespace can take that
-// name: keys have their `:` escaped, namespace segments have no `#`). A tagged entry's envelope
+// name: keys have their `:` escaped, namespace segments have no `#`). Where the store can
+// `ensureMany`, that key lives as long as the longest-lived entry written with the tag. A tagged entry's envelope
 // carries the generation of each of its tags when it was written (the tag stamp, FORMAT.md §1);
 // deleting a tag gives it a new generation, and a read that finds a stamped generation that is no
 // longer current treats the entry as gone. So a process that missed the announcement still sees
@@ -37,6 +38,17 @@ export function newGeneration(): number {
   return crypto.getRandomValues(new Uint32Array(1))[0] as number
 }
 
+// A stored generation, or undefined for bytes that are not one (damaged).
+function decodeGeneration(codec: Codec, bytes: Uint8Array | undefined): number | undefined {
+  if (bytes === undefined) return undefined
+  try {
+    const value = codec.decode(bytes)
+    return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0xffffffff ? value : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * The current generations of tags (full tag keys) in the store, one round trip where the store
  * can batch. With `create`, a tag that has none gets one (written without TTL), so that every
@@ -47,15 +59,7 @@ export function newGeneration(): number {
  */
 export async function readGenerations(store: Store, codec: Codec, keys: readonly string[], create: boolean): Promise<Array<number | undefined>> {
   const found = store.getMany ? await store.getMany(keys) : await Promise.all(keys.map((key) => store.get(key)))
-  const generations = found.map((bytes) => {
-    if (bytes === undefined) return undefined
-    try {
-      const value = codec.decode(bytes)
-      return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0xffffffff ? value : undefined
-    } catch {
-      return undefined
-    }
-  })
+  const generations = found.map((bytes) => decodeGeneration(codec, bytes))
   if (!create) return generations
   const made: Array<{ key: string; value: Uint8Array; generation: number }> = []
   const out = generations.map((generation, i) => {
@@ -72,8 +76,52 @@ export async function readGenerations(store: Store, codec: Codec, keys: readonly
 }
 
 /**
+ * The current generations of tags (full tag keys) about to stamp entries, each created when
+ * missing. With a store that can `ensureMany`, in one atomic step per tag that also raises the
+ * tag key's life to `ttls[i]` (the longest store TTL of the entries stamped with it; undefined:
+ * for ever), so a tag key lives as long as its entries and no longer. Other stores keep tag keys
+ * without TTL ({@link readGenerations} with `create`).
+ * @throws what the store throws.
+ */
+export async function ensureGenerations(store: Store, codec: Codec, keys: readonly string[], ttls: ReadonlyArray<number | undefined>): Promise<number[]> {
+  if (!store.ensureMany) return (await readGenerations(store, codec, keys, true)) as number[]
+  const made = keys.map(() => newGeneration())
+  const entries = keys.map((key, i) => ({ key, value: codec.encode(made[i]), ttl: ttls[i] }))
+  const generations = (await store.ensureMany(entries)).map((bytes) => decodeGeneration(codec, bytes))
+  // A tag key that holds no generation (damaged bytes) is replaced, as readGenerations does.
+  const damaged = entries.filter((_, i) => generations[i] === undefined)
+  if (damaged.length > 0) {
+    if (store.setMany) await store.setMany(damaged)
+    else await Promise.all(damaged.map(({ key, value, ttl }) => store.set(key, value, { ttl })))
+  }
+  return generations.map((generation, i) => generation ?? (made[i] as number))
+}
+
+/**
+ * Deletes tags (full tag keys): entries stamped with their current generations stop matching.
+ * Where the store can `ensureMany` (so writers create a tag's key atomically, with the life of
+ * its entries), the keys are deleted: a tag nobody writes again leaves nothing behind. Elsewhere
+ * each gets a new generation, without TTL.
+ * @returns what the book learns: each key's new generation, undefined where it was deleted.
+ * @throws what the store throws.
+ */
+export async function renewGenerations(store: Store, codec: Codec, keys: readonly string[]): Promise<Array<number | undefined>> {
+  if (store.ensureMany) {
+    if (store.deleteMany) await store.deleteMany(keys)
+    else await Promise.all(keys.map((key) => store.delete(key)))
+    return keys.map(() => undefined)
+  }
+  const generations = keys.map(() => newGeneration())
+  const entries = keys.map((key, i) => ({ key, value: codec.encode(generations[i]) }))
+  if (store.setMany) await store.setMany(entries)
+  else await Promise.all(entries.map((e) => store.set(e.key, e.value)))
+  return generations
+}
+
+/**
  * The tag stamps (tag → current generation) of entries about to be written, each with its own
- * tags (or none), in one store round trip for all of them; the book learns the generations.
+ * tags (or none) and store TTL (`ttlsOf`, undefined: none), in one store round trip for all of
+ * them; the book learns the generations.
  * @throws what the store throws.
  */
 export async function stampTags(
@@ -82,11 +130,21 @@ export async function stampTags(
   book: TagBook,
   prefix: string,
   tagsOf: ReadonlyArray<readonly string[] | undefined>,
+  ttlsOf: ReadonlyArray<number | undefined>,
 ): Promise<Array<ReadonlyMap<string, number> | undefined>> {
   const all = [...new Set(tagsOf.flatMap((tags) => tags ?? []))]
   if (all.length === 0) return tagsOf.map(() => undefined)
+  // Each tag key must outlive every entry written with it: the longest TTL, none if one has none.
+  const longest = new Map<string, number | undefined>()
+  tagsOf.forEach((tags, i) => {
+    const ttl = ttlsOf[i]
+    for (const tag of tags ?? []) {
+      const before = longest.get(tag)
+      longest.set(tag, !longest.has(tag) ? ttl : before === undefined || ttl === undefined ? undefined : Math.max(before, ttl))
+    }
+  })
   const keys = all.map((tag) => tagKey(prefix, tag))
-  const generations = await readGenerations(store, codec, keys, true)
+  const generations = await ensureGenerations(store, codec, keys, all.map((tag) => longest.get(tag)))
   const of = new Map(all.map((tag, i) => [tag, generations[i] as number]))
   keys.forEach((key, i) => book.learn(key, generations[i]))
   return tagsOf.map((tags) => (tags === undefined ? undefined : new Map(tags.map((tag) => [tag, of.get(tag) as number]))))

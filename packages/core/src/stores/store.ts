@@ -42,6 +42,15 @@ export interface Store {
   setMany?(entries: readonly StoreEntry[]): Promise<void>
   /** Removes several keys; resolves how many existed. */
   deleteMany?(keys: readonly string[]): Promise<number>
+  /**
+   * For each entry, in one atomic step per key: the value under its key, or `value` stored there
+   * when the key has none; either way the key then lives at least `ttl` ms from now, or for ever
+   * when `ttl` is undefined (a TTL is raised, never lowered). Resolves each key's value after the
+   * call. Meant for small values such as a tag's generation: a store may refuse a `value` it
+   * would not keep whole (LIMIT_EXCEEDED), and may leave the TTL of such a value found under a key
+   * as it is. The cache uses it so that a tag's key lives as long as the entries stamped with it.
+   */
+  ensureMany?(entries: readonly StoreEntry[]): Promise<Uint8Array[]>
   /** Removes every key that starts with `prefix` (all keys when `prefix` is empty). */
   clear?(prefix: string): Promise<void>
   /** Every live key that starts with `prefix`, in no particular order. */
