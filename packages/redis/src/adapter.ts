@@ -41,6 +41,9 @@ export interface RedisAdapter {
   quit(): Promise<void>
 }
 
+/** One Redis call as the store makes it: with its deadline, its failure a StowageError. */
+export type RedisCall = <T>(what: string, fn: (adapter: RedisAdapter) => Promise<T>) => Promise<T>
+
 /** A Buffer over the same memory as `bytes`: ioredis sends a plain Uint8Array as its text "1,2,3". */
 export function toBuffer(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)

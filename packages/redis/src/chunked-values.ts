@@ -1,8 +1,9 @@
 // Values stored as chunks plus a manifest (chunks.ts, chunk-names.ts, FORMAT.md §6): how they are
 // written, read back, and let go when replaced or deleted. The store decides which values go here.
-import { StowageError, StowageErrorCode } from '@stowage/core'
-import type { RedisAdapter } from './adapter.js'
+import { StowageError, StowageErrorCode, type StoreFence } from '@stowage/core'
+import type { RedisCall } from './adapter.js'
 import { chunkNamer, legacyChunkNamer, type ChunkNamer } from './chunk-names.js'
+import { setHeadFenced } from './fenced-set.js'
 import { checksum, newGeneration, readManifest, startsWithMagic, writeManifest, type Manifest } from './chunks.js'
 import { PERSIST_IF_MANIFEST } from './scripts.js'
 import { bySlot } from './slots.js'
@@ -24,9 +25,6 @@ const MAX_CHUNKED_LENGTH = 2 ** 32
 // How many chunks go out in one pipeline: bounds the bytes in flight for a huge value.
 const CHUNKS_PER_WRITE = 4
 const DELETE_BATCH = 500
-
-/** One Redis call as the store makes it: with its deadline, its failure a StowageError. */
-export type RedisCall = <T>(what: string, fn: (adapter: RedisAdapter) => Promise<T>) => Promise<T>
 
 function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
   const out = new Uint8Array(length)
@@ -51,8 +49,12 @@ export class ChunkedValues {
     return value.length > this.chunkSize || startsWithMagic(value)
   }
 
-  /** Stores `value` as chunks plus a manifest under `key`. */
-  async write(key: string, value: Uint8Array, ttl: number | undefined): Promise<void> {
+  /**
+   * Stores `value` as chunks plus a manifest under `key`; with `fence`, only while that lease
+   * is the writer's (checked when the manifest is swapped in).
+   * @throws {StowageError} LEASE_LOST when the fence no longer holds (the chunks then expire).
+   */
+  async write(key: string, value: Uint8Array, ttl: number | undefined, fence?: StoreFence): Promise<void> {
     // Chunks first, under a fresh generation; then the manifest in one SET, so a reader sees the
     // old value or the new one, never a mix; then the old generation's chunks are set to expire.
     const generation = newGeneration()
@@ -68,7 +70,15 @@ export class ChunkedValues {
     }
     const manifest: Manifest = { generation, count, length: value.length, crc: checksum(value) }
     const bytes = writeManifest(manifest)
-    const old = await this.call('SET manifest', (a) => a.setHead(key, bytes, ttl))
+    let old: Uint8Array | null
+    try {
+      old = fence === undefined ? await this.call('SET manifest', (a) => a.setHead(key, bytes, ttl)) : await setHeadFenced(this.call, key, bytes, ttl, fence)
+    } catch (e) {
+      if (StowageError.isInstance(e) && e.code === StowageErrorCode.LEASE_LOST) {
+        for (const batch of chunkBatches(manifest, DELETE_BATCH, name)) await this.expireChunks(batch, REPLACED_CHUNK_TTL)
+      }
+      throw e
+    }
     // The manifest now names the chunks: a value without TTL keeps them for good, but only while
     // this manifest is the key's, checked in the same script as the PERSIST. A delete or overwrite
     // landing between the swap and this step sets the chunks to expire, and this step then leaves

@@ -1,4 +1,4 @@
-import { checkStoreEntry as checkEntry, checkStoreKey as checkKey, StowageError, StowageErrorCode, type Store, type StoreEntry, type StoreSetOptions } from '@stowage/core'
+import { checkStoreEntry as checkEntry, checkStoreKey as checkKey, StowageError, StowageErrorCode, type Store, type StoreEntry, type StoreFence, type StoreSetOptions } from '@stowage/core'
 import { createRequire } from 'node:module'
 import { fromBuffer, type RedisAdapter } from './adapter.js'
 import { ioredisAdapter, isIoredis } from './adapter-ioredis.js'
@@ -6,6 +6,7 @@ import { isNodeRedis, nodeRedisAdapter } from './adapter-node-redis.js'
 import { withDeadline } from './deadline.js'
 import { isChunkName } from './chunk-names.js'
 import { ChunkedValues } from './chunked-values.js'
+import { setHeadFenced } from './fenced-set.js'
 import { MANIFEST_MAGIC } from './chunks.js'
 import { ENSURE } from './scripts.js'
 import { bySlot } from './slots.js'
@@ -104,7 +105,7 @@ class RedisStoreImpl implements RedisStore {
 
   async set(key: string, value: Uint8Array, options?: StoreSetOptions): Promise<void> {
     checkEntry(key, value, options?.ttl)
-    await this.write(key, value, options?.ttl)
+    await this.write(key, value, options?.ttl, options?.fence)
   }
 
   async delete(key: string): Promise<boolean> {
@@ -273,9 +274,9 @@ class RedisStoreImpl implements RedisStore {
     this.redial()
   }
 
-  private async write(key: string, value: Uint8Array, ttl: number | undefined): Promise<void> {
-    if (this.chunks.needsChunks(value)) return this.chunks.write(key, value, ttl)
-    const old = await this.call('SET', (a) => a.setHead(key, value, ttl))
+  private async write(key: string, value: Uint8Array, ttl: number | undefined, fence?: StoreFence): Promise<void> {
+    if (this.chunks.needsChunks(value)) return this.chunks.write(key, value, ttl, fence)
+    const old = fence === undefined ? await this.call('SET', (a) => a.setHead(key, value, ttl)) : await setHeadFenced((what, fn) => this.call(what, fn), key, value, ttl, fence)
     await this.chunks.drop(key, old, undefined)
   }
 

@@ -15,6 +15,13 @@ export const SET_RETURNING_HEAD = `${OLD_HEAD}
 if ARGV[2] == '' then redis.call('SET', KEYS[1], ARGV[1]) else redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
 return head`
 
+/**
+ * SET_RETURNING_HEAD under a fence: only while the lease KEYS[2] holds the token ARGV[3]; returns
+ * 0 (never a head: those are strings or nil) when it does not, and writes nothing.
+ */
+export const SET_RETURNING_HEAD_FENCED = `if redis.call('GET', KEYS[2]) ~= ARGV[3] then return 0 end
+${SET_RETURNING_HEAD}`
+
 /** DEL KEYS[1]; returns the old value's head (see above). */
 export const DEL_RETURNING_HEAD = `${OLD_HEAD}
 if head then redis.call('DEL', KEYS[1]) end

@@ -22,7 +22,7 @@ import type { Codec, EncodedEnvelope } from '../codec/codec.js'
 import { inspect, withoutTags } from '../codec/envelope.js'
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { encodeInvalidation, splitInvalidation, type InvalidationChannel, type InvalidationMessage } from './invalidation.js'
-import type { Store } from '../stores/store.js'
+import type { Store, StoreFence } from '../stores/store.js'
 import { StowageError } from '../errors/stowage-error.js'
 import { checkKey, checkTtl } from '../stores/validate.js'
 import { checkNamespace, storeKey } from './keys.js'
@@ -32,7 +32,7 @@ import { CircuitBreaker } from './breaker.js'
 import { openEntry, openHeader, openWritten, type Entry, type Opened, type Opener } from './entry-opener.js'
 import { claimHandle, claimOf, type Claim, type Claims } from './claims.js'
 import type { Changes, Landed } from './changes.js'
-import { underLease, type LoadLease } from './lease.js'
+import { underLease, type LeaseRelease, type LoadLease } from './lease.js'
 import { loaderError, storeError, unusable } from './cache-errors.js'
 import { loadSettings, storeTtl, type LoadSettings, type WriteSettings } from './load-settings.js'
 import { checkTags, renewGenerations, stampTags, TagBook, tagKey } from './tags.js'
@@ -439,7 +439,7 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     const full = storeKey(this.prefix, key)
     const { claims, lease, leaseTime } = this.shared
     const run = (async () => {
-      let release: (() => Promise<void>) | undefined
+      let release: LeaseRelease | undefined
       if (lease !== undefined) {
         // Across processes: one holder of the lease loads, the others take what it stores. Only a
         // fresh entry is another's: the stale or in-grace one that started this load is not.
@@ -475,7 +475,8 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
           return value
         }
         // As any reader will see it (a copy through the key's schema), when this cache keeps one.
-        const kept = await this.write(key, value, settings, 'getOrSet', true, stamp, claim)
+        // Under a lease with a fence: stored only while the lease is still this load's.
+        const kept = await this.write(key, value, { ...settings, fence: release?.fence }, 'getOrSet', true, stamp, claim)
         return kept === undefined ? value : kept.value
       } finally {
         release?.().catch(() => {})
@@ -628,12 +629,13 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     const encoded = await this.encode(value, freshUntil, stamp)
     const kept = await this.keepable(key, encoded, operation)
     if (claim?.superseded) return undefined
-    return (await this.put(key, storeKey(this.prefix, key), encoded, lifetime, kept, operation, returnAnyway, { value })) ? kept : undefined
+    return (await this.put(key, storeKey(this.prefix, key), encoded, lifetime, kept, operation, returnAnyway, { value }, settings.fence)) ? kept : undefined
   }
 
   // Stores one envelope and mirrors it (see `changed`): claims on the key end before and after the
   // store takes it; the local tier keeps `kept` only if no other change came meanwhile.
-  // `counted` is the value for the stats (none for bytes stored as they are). Resolves whether it was stored.
+  // `counted` is the value for the stats (none for bytes stored as they are); `fence`, the lease
+  // the value was loaded under (see StoreSetOptions.fence). Resolves whether it was stored.
   private async put(
     key: string,
     full: string,
@@ -643,11 +645,12 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     operation: CacheOperation,
     returnAnyway: boolean,
     counted?: { value: unknown },
+    fence?: StoreFence,
   ): Promise<boolean> {
     const { changes, store } = this.shared
     const own = changes.writing(full)
     try {
-      await store.set(full, encoded.bytes, { ttl })
+      await store.set(full, encoded.bytes, fence === undefined ? { ttl } : { ttl, fence })
     } catch (e) {
       changes.failed(own)
       this.writeFailed(operation, key, e, returnAnyway)

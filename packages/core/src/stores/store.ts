@@ -1,7 +1,21 @@
+/** Names the lease a write is made under (see {@link StoreSetOptions.fence}). */
+export interface StoreFence {
+  /** The store key that holds the lease. */
+  readonly key: string
+  /** The holder's token: the value of `key` while the lease is the writer's. */
+  readonly token: string
+}
+
 /** Options of {@link Store.set}. */
 export interface StoreSetOptions {
   /** Time to live in milliseconds, a positive integer. Defaults to none: the entry does not expire. */
   readonly ttl?: number
+  /**
+   * Write only while the lease `fence.key` still holds `fence.token`, checked atomically with the
+   * write; otherwise reject with LEASE_LOST and leave the key as it is. A store that keeps no
+   * leases (the memory store, IndexedDB) ignores it. Defaults to none: an unconditional write.
+   */
+  readonly fence?: StoreFence
 }
 
 /** One entry of {@link Store.setMany}. */
