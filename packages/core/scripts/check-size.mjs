@@ -13,10 +13,12 @@ import { gzipSync } from 'node:zlib'
 // string table on both sides, the HTTP validator, inflateEnvelope; budget 22 KiB, the issue's),
 // and the correctness fixes of issues 20 and 24 the whole to ~33 KiB (claims that keep what began
 // before a write from landing after it, a bounded tag book, linear glob matching, the breaker's
-// probe deadline, the work budget of decoding).
+// probe deadline, the work budget of decoding). Issue 21 (items 9 and 10) added ~0.2 KiB, to
+// ~34.1 KiB: tag keys that live as long as their entries (ensureGenerations, renewGenerations)
+// and lease fencing (the fence passed from the lease to the store, LEASE_LOST); budget 34.5 KiB.
 const budgets = [
   ['the codec', "export { encode, decode, encodeAsync, decodeAsync, createCodec, StowageError } from './dist/index.js'", 22 * 1024],
-  ['codec + Cache + memory store', "export * from './dist/index.js'", 34 * 1024],
+  ['codec + Cache + memory store', "export * from './dist/index.js'", 34.5 * 1024],
 ]
 
 let over = false

@@ -33,6 +33,7 @@ export const DEFAULT_CHUNK_SIZE = 8 * 1024 * 1024
 const REDIAL_AFTER = 3
 // Keys deleted at once by clear().
 const DELETE_BATCH = 500
+
 /** A {@link Store} over Redis, with the client library it runs on. */
 export interface RedisStore extends Required<Store> {
   /** Which client library and topology the store drives. */

@@ -650,7 +650,7 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     const { changes, store } = this.shared
     const own = changes.writing(full)
     try {
-      await store.set(full, encoded.bytes, fence === undefined ? { ttl } : { ttl, fence })
+      await store.set(full, encoded.bytes, { ttl, fence })
     } catch (e) {
       changes.failed(own)
       this.writeFailed(operation, key, e, returnAnyway)

@@ -10,7 +10,7 @@ import type { Codec } from '../codec/codec.js'
 import { checkTag, MAX_TAGS } from '../codec/tag-stamp.js'
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
-import type { Store } from '../stores/store.js'
+import type { Store, StoreEntry } from '../stores/store.js'
 
 /** What the book knows of a tag an announcement said was deleted: no stamp can match it. */
 const INVALIDATED = -1
@@ -38,6 +38,12 @@ export function newGeneration(): number {
   return crypto.getRandomValues(new Uint32Array(1))[0] as number
 }
 
+// Stores entries in one round trip where the store can batch.
+async function setAll(store: Store, entries: readonly StoreEntry[]): Promise<void> {
+  if (store.setMany) await store.setMany(entries)
+  else await Promise.all(entries.map(({ key, value, ttl }) => store.set(key, value, { ttl })))
+}
+
 // A stored generation, or undefined for bytes that are not one (damaged).
 function decodeGeneration(codec: Codec, bytes: Uint8Array | undefined): number | undefined {
   if (bytes === undefined) return undefined
@@ -51,49 +57,31 @@ function decodeGeneration(codec: Codec, bytes: Uint8Array | undefined): number |
 
 /**
  * The current generations of tags (full tag keys) in the store, one round trip where the store
- * can batch. With `create`, a tag that has none gets one (written without TTL), so that every
- * stamped entry names a generation that exists: if the tag's key is ever lost (evicted), its
- * entries stop matching instead of coming back.
- * @returns each key's generation, `undefined` for a tag without one (only without `create`).
+ * can batch.
+ * @returns each key's generation, `undefined` for a tag without one.
  * @throws what the store throws.
  */
-export async function readGenerations(store: Store, codec: Codec, keys: readonly string[], create: boolean): Promise<Array<number | undefined>> {
+export async function readGenerations(store: Store, codec: Codec, keys: readonly string[]): Promise<Array<number | undefined>> {
   const found = store.getMany ? await store.getMany(keys) : await Promise.all(keys.map((key) => store.get(key)))
-  const generations = found.map((bytes) => decodeGeneration(codec, bytes))
-  if (!create) return generations
-  const made: Array<{ key: string; value: Uint8Array; generation: number }> = []
-  const out = generations.map((generation, i) => {
-    if (generation !== undefined) return generation
-    const fresh = newGeneration()
-    made.push({ key: keys[i] as string, value: codec.encode(fresh), generation: fresh })
-    return fresh
-  })
-  if (made.length > 0) {
-    if (store.setMany) await store.setMany(made)
-    else await Promise.all(made.map(({ key, value }) => store.set(key, value)))
-  }
-  return out
+  return found.map((bytes) => decodeGeneration(codec, bytes))
 }
 
 /**
- * The current generations of tags (full tag keys) about to stamp entries, each created when
- * missing. With a store that can `ensureMany`, in one atomic step per tag that also raises the
- * tag key's life to `ttls[i]` (the longest store TTL of the entries stamped with it; undefined:
- * for ever), so a tag key lives as long as its entries and no longer. Other stores keep tag keys
- * without TTL ({@link readGenerations} with `create`).
+ * The current generations of tags (full tag keys) about to stamp entries. A tag that has none
+ * (or damaged bytes) gets one, so that every stamped entry names a generation that exists: if the
+ * tag's key is ever lost (evicted, expired), its entries stop matching instead of coming back.
+ * With a store that can `ensureMany`, reading and creating are one atomic step per tag that also
+ * raises the tag key's life to `ttls[i]` (the longest store TTL of the entries stamped with it;
+ * undefined: for ever), so a tag key lives as long as its entries and no longer. Other stores
+ * keep tag keys without TTL.
  * @throws what the store throws.
  */
 export async function ensureGenerations(store: Store, codec: Codec, keys: readonly string[], ttls: ReadonlyArray<number | undefined>): Promise<number[]> {
-  if (!store.ensureMany) return (await readGenerations(store, codec, keys, true)) as number[]
   const made = keys.map(() => newGeneration())
-  const entries = keys.map((key, i) => ({ key, value: codec.encode(made[i]), ttl: ttls[i] }))
-  const generations = (await store.ensureMany(entries)).map((bytes) => decodeGeneration(codec, bytes))
-  // A tag key that holds no generation (damaged bytes) is replaced, as readGenerations does.
-  const damaged = entries.filter((_, i) => generations[i] === undefined)
-  if (damaged.length > 0) {
-    if (store.setMany) await store.setMany(damaged)
-    else await Promise.all(damaged.map(({ key, value, ttl }) => store.set(key, value, { ttl })))
-  }
+  const entries = keys.map((key, i) => ({ key, value: codec.encode(made[i]), ttl: store.ensureMany ? ttls[i] : undefined }))
+  const generations = store.ensureMany ? (await store.ensureMany(entries)).map((bytes) => decodeGeneration(codec, bytes)) : await readGenerations(store, codec, keys)
+  const missing = entries.filter((_, i) => generations[i] === undefined)
+  if (missing.length > 0) await setAll(store, missing)
   return generations.map((generation, i) => generation ?? (made[i] as number))
 }
 
@@ -107,14 +95,11 @@ export async function ensureGenerations(store: Store, codec: Codec, keys: readon
  */
 export async function renewGenerations(store: Store, codec: Codec, keys: readonly string[]): Promise<Array<number | undefined>> {
   if (store.ensureMany) {
-    if (store.deleteMany) await store.deleteMany(keys)
-    else await Promise.all(keys.map((key) => store.delete(key)))
+    await (store.deleteMany ? store.deleteMany(keys) : Promise.all(keys.map((key) => store.delete(key))))
     return keys.map(() => undefined)
   }
   const generations = keys.map(() => newGeneration())
-  const entries = keys.map((key, i) => ({ key, value: codec.encode(generations[i]) }))
-  if (store.setMany) await store.setMany(entries)
-  else await Promise.all(entries.map((e) => store.set(e.key, e.value)))
+  await setAll(store, keys.map((key, i) => ({ key, value: codec.encode(generations[i]) })))
   return generations
 }
 
@@ -135,16 +120,11 @@ export async function stampTags(
   const all = [...new Set(tagsOf.flatMap((tags) => tags ?? []))]
   if (all.length === 0) return tagsOf.map(() => undefined)
   // Each tag key must outlive every entry written with it: the longest TTL, none if one has none.
-  const longest = new Map<string, number | undefined>()
-  tagsOf.forEach((tags, i) => {
-    const ttl = ttlsOf[i]
-    for (const tag of tags ?? []) {
-      const before = longest.get(tag)
-      longest.set(tag, !longest.has(tag) ? ttl : before === undefined || ttl === undefined ? undefined : Math.max(before, ttl))
-    }
-  })
+  const longest = new Map<string, number>()
+  tagsOf.forEach((tags, i) => tags?.forEach((tag) => longest.set(tag, Math.max(longest.get(tag) ?? 0, ttlsOf[i] ?? Infinity))))
   const keys = all.map((tag) => tagKey(prefix, tag))
-  const generations = await ensureGenerations(store, codec, keys, all.map((tag) => longest.get(tag)))
+  const ttls = all.map((tag) => (longest.get(tag) === Infinity ? undefined : longest.get(tag)))
+  const generations = await ensureGenerations(store, codec, keys, ttls)
   const of = new Map(all.map((tag, i) => [tag, generations[i] as number]))
   keys.forEach((key, i) => book.learn(key, generations[i]))
   return tagsOf.map((tags) => (tags === undefined ? undefined : new Map(tags.map((tag) => [tag, of.get(tag) as number]))))
