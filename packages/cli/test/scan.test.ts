@@ -31,7 +31,7 @@ describe('stowage scan', () => {
     await pipeline.exec()
     const huge = Array.from({ length: 2000 }, (_, i) => `entry ${i}`)
     await createRedisStore({ client, chunkSize: 1024 }).set(`${p}huge`, never.encode(huge), { ttl: 600_000 })
-    const chunkKeys = (await client.keys(`{${p}huge}:chunk:*`)).length // a test's own handful of keys
+    const chunkKeys = (await client.keys(`${p}huge:#chunk:*`)).length // a test's own handful of keys
     expect(chunkKeys).toBeGreaterThan(10)
 
     const { code, stdout, stderr } = await runCli(['scan', url, '--match', `*${p}*`, '--json', '--top', '3', '--count', '7'])

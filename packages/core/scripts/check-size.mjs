@@ -13,13 +13,15 @@ import { gzipSync } from 'node:zlib'
 // string table on both sides, the HTTP validator, inflateEnvelope; budget 22 KiB, the issue's),
 // and the correctness fixes of issues 20 and 24 the whole to ~33 KiB (claims that keep what began
 // before a write from landing after it, a bounded tag book, linear glob matching, the breaker's
-// probe deadline, the work budget of decoding). The payload CRC-32 of dictionary envelopes (issue
-// 21, item 14: a wrong dictionary with the right id is CHECKSUM_MISMATCH, never other data) took
-// the codec to ~22.1 KiB: over issue 18's 22 KiB target by ~120 B, a miss reported as such, and
-// the budget here 22.5 KiB so that it catches the next growth.
+// probe deadline, the work budget of decoding). Issue 21 (items 9 and 10) added ~0.2 KiB to the
+// whole: tag keys that live as long as their entries (ensureGenerations, renewGenerations) and lease
+// fencing (the fence passed from the lease to the store, LEASE_LOST). The payload CRC-32 of
+// dictionary envelopes (issue 21, item 14: a wrong dictionary with the right id is
+// CHECKSUM_MISMATCH, never other data) took the codec to ~22.1 KiB: over issue 18's 22 KiB target
+// by ~120 B, a miss reported as such; the budgets here catch the next growth.
 const budgets = [
   ['the codec', "export { encode, decode, encodeAsync, decodeAsync, createCodec, StowageError } from './dist/index.js'", 22.5 * 1024],
-  ['codec + Cache + memory store', "export * from './dist/index.js'", 34 * 1024],
+  ['codec + Cache + memory store', "export * from './dist/index.js'", 35 * 1024],
 ]
 
 let over = false

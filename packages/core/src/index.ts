@@ -3,7 +3,7 @@ export { createCache, createCodec, decode, decodeAsync, encode, encodeAsync, tra
 export type { Cache } from './cache/cache-api.js'
 export { DEFAULT_BREAKER_COOL_DOWN, DEFAULT_BREAKER_FAILURES, DEFAULT_BREAKER_PROBE_TIMEOUT, DEFAULT_BREAKER_WINDOW, type BreakerOptions, type BreakerState } from './cache/breaker.js'
 export type { CacheSchemas } from './cache/schemas.js'
-export { DEFAULT_LEASE_TIME, type LoadLease } from './cache/lease.js'
+export { DEFAULT_LEASE_TIME, type LeaseRelease, type LoadLease } from './cache/lease.js'
 export { DEFAULT_LOCAL_MAX_BYTES, DEFAULT_LOCAL_MAX_ENTRIES, DEFAULT_LOCAL_MAX_TAGS, DEFAULT_LOCAL_TTL, type LocalOptions } from './cache/local-tier.js'
 export {
   DEFAULT_NAMESPACE,
@@ -75,6 +75,6 @@ export {
   type MemoryStore,
   type MemoryStoreOptions,
 } from './stores/memory-store.js'
-export type { Store, StoreEntry, StoreSetOptions } from './stores/store.js'
+export type { Store, StoreEntry, StoreFence, StoreSetOptions } from './stores/store.js'
 // For Store implementations: the argument checks every store shares.
 export { checkEntry as checkStoreEntry, checkKey as checkStoreKey, MAX_KEY_LENGTH } from './stores/validate.js'

@@ -38,7 +38,7 @@ export interface IdbStoreEvents {
 }
 
 /** A {@link Store} over IndexedDB, with events and storage helpers. */
-export interface IdbStore extends Required<Omit<Store, 'getField' | 'getFields' | 'setField' | 'deleteField'>> {
+export interface IdbStore extends Required<Omit<Store, 'getField' | 'getFields' | 'setField' | 'deleteField' | 'ensureMany'>> {
   /** `'indexeddb'`, or `'memory'` after a fallback; `undefined` before the first call opened the store. */
   readonly backend: 'indexeddb' | 'memory' | undefined
   /** Listens to an event; returns a function that stops listening. */

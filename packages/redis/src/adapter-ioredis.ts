@@ -86,6 +86,15 @@ export function ioredisAdapter(client: Client): RedisAdapter {
     async mget(keys) {
       return (await client.mgetBuffer(...keys)).map(fromBuffer)
     },
+    async evalScript(script, keys, args) {
+      const rest = [keys.length, ...keys, ...args.map((a) => (typeof a === 'string' ? a : toBuffer(a)))]
+      try {
+        return await client.callBuffer('EVALSHA', sha1(script), ...rest)
+      } catch (e) {
+        if (!isNoScript(e)) throw e
+        return client.callBuffer('EVAL', script, ...rest)
+      }
+    },
     async del(keys) {
       return keys.length === 0 ? 0 : client.del(...keys)
     },

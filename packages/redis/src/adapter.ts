@@ -24,6 +24,11 @@ export interface RedisAdapter {
   /** Pipelined PEXPIRE (or PERSIST with `ms` undefined) for keys of one slot. */
   expireMany(keys: readonly string[], ms: number | undefined): Promise<void>
   mget(keys: readonly string[]): Promise<Array<Uint8Array | null>>
+  /**
+   * Runs a Lua script over `keys` (of one slot): EVALSHA, and EVAL once when the server's script
+   * cache lacks it. Resolves the reply as Redis gives it, bulk strings as Buffers.
+   */
+  evalScript(script: string, keys: readonly string[], args: ReadonlyArray<string | Uint8Array>): Promise<unknown>
   del(keys: readonly string[]): Promise<number>
   hget(key: string, field: string): Promise<Uint8Array | null>
   /** Every field of a hash; field names decoded as UTF-8. */
@@ -35,6 +40,9 @@ export interface RedisAdapter {
   scan(pattern: string, count: number): AsyncIterable<string>
   quit(): Promise<void>
 }
+
+/** One Redis call as the store makes it: with its deadline, its failure a StowageError. */
+export type RedisCall = <T>(what: string, fn: (adapter: RedisAdapter) => Promise<T>) => Promise<T>
 
 /** A Buffer over the same memory as `bytes`: ioredis sends a plain Uint8Array as its text "1,2,3". */
 export function toBuffer(bytes: Uint8Array): Buffer {

@@ -6,8 +6,7 @@
 //    4 bytes  chunk count
 //    8 bytes  total length (uint64)
 //    4 bytes  CRC-32 (zlib's) of the whole value
-// Chunk i of a key lives at `{tag}:chunk:<generation hex>:<i>`, where tag is the key's Redis hash
-// tag (the key itself when it has none), so every chunk shares the manifest's hash slot.
+// Chunk i of a key is named by chunk-names.ts, in the key's own hash slot.
 // A value that itself starts with MANIFEST_MAGIC is always written as chunks, so a stored value
 // that starts with it is always a manifest.
 
@@ -27,20 +26,6 @@ export function startsWithMagic(bytes: Uint8Array): boolean {
   if (bytes.length < MANIFEST_MAGIC.length) return false
   for (let i = 0; i < MANIFEST_MAGIC.length; i++) if (bytes[i] !== MANIFEST_MAGIC[i]) return false
   return true
-}
-
-/** The part of a key Redis Cluster hashes: the first non-empty {…} section, else the whole key. */
-export function hashTag(key: string): string {
-  const open = key.indexOf('{')
-  if (open >= 0) {
-    const close = key.indexOf('}', open + 1)
-    if (close > open + 1) return key.slice(open + 1, close)
-  }
-  return key
-}
-
-export function chunkKey(key: string, generation: string, index: number): string {
-  return `{${hashTag(key)}}:chunk:${generation}:${index}`
 }
 
 export function newGeneration(): string {

@@ -1,10 +1,14 @@
-import { checkStoreEntry as checkEntry, checkStoreKey as checkKey, StowageError, StowageErrorCode, type Store, type StoreEntry, type StoreSetOptions } from '@stowage/core'
+import { checkStoreEntry as checkEntry, checkStoreKey as checkKey, StowageError, StowageErrorCode, type Store, type StoreEntry, type StoreFence, type StoreSetOptions } from '@stowage/core'
 import { createRequire } from 'node:module'
-import type { RedisAdapter } from './adapter.js'
+import { fromBuffer, type RedisAdapter } from './adapter.js'
 import { ioredisAdapter, isIoredis } from './adapter-ioredis.js'
 import { isNodeRedis, nodeRedisAdapter } from './adapter-node-redis.js'
 import { withDeadline } from './deadline.js'
-import { checksum, chunkKey, MANIFEST_MAGIC, newGeneration, readManifest, startsWithMagic, writeManifest, type Manifest } from './chunks.js'
+import { isChunkName } from './chunk-names.js'
+import { ChunkedValues } from './chunked-values.js'
+import { setHeadFenced } from './fenced-set.js'
+import { MANIFEST_MAGIC } from './chunks.js'
+import { ENSURE } from './scripts.js'
 import { bySlot } from './slots.js'
 
 /** Options of {@link createRedisStore}: a `client` you own, or a `url` for a client the store owns. */
@@ -25,26 +29,10 @@ export interface RedisStoreOptions {
 export const DEFAULT_COMMAND_TIMEOUT = 2000
 /** Default of {@link RedisStoreOptions.chunkSize}: 8 MiB, far below Redis's 512 MB `proto-max-bulk-len`. */
 export const DEFAULT_CHUNK_SIZE = 8 * 1024 * 1024
-// Chunks outlive their manifest a little, so a reader that got the manifest just before it
-// expired can still fetch them.
-const CHUNK_GRACE = 10_000
-// Chunks carry a TTL until their manifest is written: a write that fails midway leaves nothing
-// behind for longer than this. A value without TTL has its chunks made persistent afterwards.
-const PENDING_CHUNK_TTL = 3_600_000
-// Chunks of a replaced or deleted value expire this long after, instead of going at once, so a
-// reader that read the old manifest a moment before still finds every chunk (no torn reads).
-const REPLACED_CHUNK_TTL = 30_000
-// What a manifest may announce: chunks of 1 KiB to 512 MiB (the chunkSize bounds), a value no
-// larger than a Uint8Array can be here.
-const MIN_CHUNK_SIZE = 1024
-const MAX_CHUNK_SIZE = 512 * 1024 * 1024
-const MAX_CHUNKED_LENGTH = 2 ** 32
 // Timeouts in a row after which a connection of the store's own is dialled again.
 const REDIAL_AFTER = 3
-// How many chunks go out in one pipeline: bounds the bytes in flight for a huge value.
-const CHUNKS_PER_WRITE = 4
+// Keys deleted at once by clear().
 const DELETE_BATCH = 500
-const CHUNK_KEY = /^\{.*\}:chunk:[0-9a-f]{16}:\d+$/
 
 /** A {@link Store} over Redis, with the client library it runs on. */
 export interface RedisStore extends Required<Store> {
@@ -75,16 +63,6 @@ function globEscape(text: string): string {
   return text.replace(/[*?[\]\\]/g, '\\$&')
 }
 
-function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length)
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
-}
-
 class RedisStoreImpl implements RedisStore {
   readonly name = 'redis'
   private closed = false
@@ -93,13 +71,17 @@ class RedisStoreImpl implements RedisStore {
     private readonly adapter: RedisAdapter,
     private readonly owned: boolean,
     private readonly timeout: number,
-    private readonly chunkSize: number,
+    chunkSize: number,
     private readonly scanCount: number,
     /** The latest connection error of a connection the store made itself (none for a client it was given). */
     private readonly lastError: () => unknown = () => undefined,
     /** Drops and re-dials a connection the store made itself (none for a client it was given). */
     private readonly redial: (() => void) | undefined = undefined,
-  ) {}
+  ) {
+    this.chunks = new ChunkedValues((what, fn) => this.call(what, fn), adapter.isCluster, chunkSize)
+  }
+
+  private readonly chunks: ChunkedValues
 
   // Timeouts in a row with no answer in between: past REDIAL_AFTER, the connection is presumed dead.
   private silent = 0
@@ -111,20 +93,20 @@ class RedisStoreImpl implements RedisStore {
   async get(key: string): Promise<Uint8Array | undefined> {
     checkKey(key)
     const bytes = await this.call('GET', (a) => a.get(key))
-    return bytes === null ? undefined : this.resolve(key, bytes)
+    return bytes === null ? undefined : this.chunks.resolve(key, bytes)
   }
 
   async getWithTtl(key: string): Promise<{ value: Uint8Array; ttl: number | undefined } | undefined> {
     checkKey(key)
     const [bytes, pttl] = await this.call('GET', (a) => a.getWithPttl(key))
     if (bytes === null) return undefined
-    const value = await this.resolve(key, bytes)
+    const value = await this.chunks.resolve(key, bytes)
     return value === undefined ? undefined : { value, ttl: pttl === -1 ? undefined : Math.max(1, pttl) }
   }
 
   async set(key: string, value: Uint8Array, options?: StoreSetOptions): Promise<void> {
     checkEntry(key, value, options?.ttl)
-    await this.write(key, value, options?.ttl)
+    await this.write(key, value, options?.ttl, options?.fence)
   }
 
   async delete(key: string): Promise<boolean> {
@@ -140,7 +122,7 @@ class RedisStoreImpl implements RedisStore {
         const values = await this.call('MGET', (a) => a.mget(group.map((i) => keys[i] as string)))
         await Promise.all(group.map(async (i, j) => {
           const bytes = values[j]
-          out[i] = bytes == null ? undefined : await this.resolve(keys[i] as string, bytes)
+          out[i] = bytes == null ? undefined : await this.chunks.resolve(keys[i] as string, bytes)
         }))
       }),
     )
@@ -149,13 +131,13 @@ class RedisStoreImpl implements RedisStore {
 
   async setMany(entries: readonly StoreEntry[]): Promise<void> {
     for (const { key, value, ttl } of entries) checkEntry(key, value, ttl)
-    const small = entries.filter((e) => !this.needsChunks(e.value))
-    const big = entries.filter((e) => this.needsChunks(e.value))
+    const small = entries.filter((e) => !this.chunks.needsChunks(e.value))
+    const big = entries.filter((e) => this.chunks.needsChunks(e.value))
     await Promise.all([
       ...bySlot(small.map((e) => e.key), this.adapter.isCluster).map(async (group) => {
         const batch = group.map((i) => small[i] as StoreEntry)
         const old = await this.call('SET', (a) => a.setHeadMany(batch.map(({ key, value, ttl }) => ({ key, value, ttl }))))
-        await Promise.all(batch.map((e, j) => this.dropChunks(e.key, old[j] ?? null, undefined)))
+        await Promise.all(batch.map((e, j) => this.chunks.drop(e.key, old[j] ?? null, undefined)))
       }),
       ...big.map((e) => this.write(e.key, e.value, e.ttl)),
     ])
@@ -173,7 +155,7 @@ class RedisStoreImpl implements RedisStore {
             const head = old[j] ?? null
             if (head === null) return undefined
             removed++
-            return this.dropChunks(key, head, undefined)
+            return this.chunks.drop(key, head, undefined)
           }),
         )
       }),
@@ -181,9 +163,31 @@ class RedisStoreImpl implements RedisStore {
     return removed
   }
 
+  // Chunks are never deleted here: each goes with its manifest (ChunkedValues.drop), so no prefix can
+  // take away the chunks of a key it does not hold, nor those of a write under way.
+  // One script per key (scripts.ts, ENSURE), all sent at once. For small values: the tags'
+  // generations. A manifest found under a key is resolved, its TTL left as it is.
+  async ensureMany(entries: readonly StoreEntry[]): Promise<Uint8Array[]> {
+    for (const { key, value, ttl } of entries) {
+      checkEntry(key, value, ttl)
+      if (this.chunks.needsChunks(value)) throw new StowageError(StowageErrorCode.LIMIT_EXCEEDED, `ensureMany keeps values it can store whole: at most chunkSize bytes, not starting with the chunk manifest's magic (${key})`)
+    }
+    const found = await this.call('EVALSHA ensure', (a) =>
+      Promise.all(entries.map(({ key, value, ttl }) => a.evalScript(ENSURE, [key], [value, ttl === undefined ? '' : String(Math.ceil(ttl)), MANIFEST_MAGIC]))),
+    )
+    return Promise.all(
+      found.map(async (reply, i) => {
+        const key = (entries[i] as StoreEntry).key
+        const value = await this.chunks.resolve(key, fromBuffer(reply as Buffer) as Uint8Array)
+        if (value === undefined) throw new StowageError(StowageErrorCode.CORRUPT, `the chunked value under ${key} has lost its chunks`)
+        return value
+      }),
+    )
+  }
+
   async clear(prefix: string): Promise<void> {
     let batch: string[] = []
-    for await (const key of this.scan(prefix, true)) {
+    for await (const key of this.scan(prefix)) {
       batch.push(key)
       if (batch.length >= DELETE_BATCH) {
         await this.deleteMany(batch)
@@ -194,7 +198,7 @@ class RedisStoreImpl implements RedisStore {
   }
 
   async *keys(prefix: string): AsyncIterable<string> {
-    yield* this.scan(prefix, false)
+    yield* this.scan(prefix)
   }
 
   async getField(key: string, field: string): Promise<Uint8Array | undefined> {
@@ -223,7 +227,7 @@ class RedisStoreImpl implements RedisStore {
     if (this.owned) await this.adapter.quit().catch(() => {})
   }
 
-  private async *scan(prefix: string, withChunks: boolean): AsyncIterable<string> {
+  private async *scan(prefix: string): AsyncIterable<string> {
     this.open()
     const seen = new Set<string>()
     const iterator = this.adapter.scan(`${globEscape(prefix)}*`, this.scanCount)[Symbol.asyncIterator]()
@@ -232,7 +236,7 @@ class RedisStoreImpl implements RedisStore {
       if (next.done) return
       const key = next.value
       // SCAN may return a key twice; chunks are the store's own, not the caller's keys.
-      if (seen.has(key) || (!withChunks && CHUNK_KEY.test(key))) continue
+      if (seen.has(key) || isChunkName(key)) continue
       seen.add(key)
       yield key
     }
@@ -271,98 +275,13 @@ class RedisStoreImpl implements RedisStore {
     this.redial()
   }
 
-  private needsChunks(value: Uint8Array): boolean {
-    return value.length > this.chunkSize || startsWithMagic(value)
+  private async write(key: string, value: Uint8Array, ttl: number | undefined, fence?: StoreFence): Promise<void> {
+    if (this.chunks.needsChunks(value)) return this.chunks.write(key, value, ttl, fence)
+    const old = fence === undefined ? await this.call('SET', (a) => a.setHead(key, value, ttl)) : await setHeadFenced((what, fn) => this.call(what, fn), key, value, ttl, fence)
+    await this.chunks.drop(key, old, undefined)
   }
 
-  private async write(key: string, value: Uint8Array, ttl: number | undefined): Promise<void> {
-    if (!this.needsChunks(value)) {
-      const old = await this.call('SET', (a) => a.setHead(key, value, ttl))
-      return this.dropChunks(key, old, undefined)
-    }
-    // Chunks first, under a fresh generation; then the manifest in one SET, so a reader sees the
-    // old value or the new one, never a mix; then the old generation's chunks are set to expire.
-    const generation = newGeneration()
-    const count = Math.max(1, Math.ceil(value.length / this.chunkSize))
-    const chunkTtl = ttl === undefined ? PENDING_CHUNK_TTL : ttl + CHUNK_GRACE
-    for (let first = 0; first < count; first += CHUNKS_PER_WRITE) {
-      const batch: Array<{ key: string; value: Uint8Array; ttl: number | undefined }> = []
-      for (let i = first; i < Math.min(count, first + CHUNKS_PER_WRITE); i++) {
-        batch.push({ key: chunkKey(key, generation, i), value: value.subarray(i * this.chunkSize, (i + 1) * this.chunkSize), ttl: chunkTtl })
-      }
-      await this.call('SET chunk', (a) => a.setMany(batch))
-    }
-    const manifest: Manifest = { generation, count, length: value.length, crc: checksum(value) }
-    const old = await this.call('SET manifest', (a) => a.setHead(key, writeManifest(manifest), ttl))
-    // The manifest now names the chunks: a value without TTL keeps them for good. (Should this
-    // fail, the call rejects and the value is gone once the chunks expire: never a torn read.)
-    if (ttl === undefined) {
-      for (const batch of chunkBatches(key, manifest, DELETE_BATCH)) await this.call('PERSIST chunks', (a) => a.expireMany(batch, undefined))
-    }
-    await this.dropChunks(key, old, generation)
-  }
 
-  // The chunks of a replaced or deleted manifest (`head`, the old value's first bytes) expire a
-  // little later: a reader that got the old manifest still finds them all.
-  private async dropChunks(key: string, head: Uint8Array | null, keep: string | undefined): Promise<void> {
-    if (head === null || !startsWithMagic(head)) return
-    const manifest = readManifest(head)
-    if (manifest === undefined || manifest.generation === keep || !plausible(manifest)) return
-    for (const batch of chunkBatches(key, manifest, DELETE_BATCH)) await this.call('PEXPIRE chunks', (a) => a.expireMany(batch, REPLACED_CHUNK_TTL))
-  }
-
-  // A plain value as it is; a manifest replaced by the value its chunks hold.
-  private async resolve(key: string, bytes: Uint8Array, retried = false): Promise<Uint8Array | undefined> {
-    if (!startsWithMagic(bytes)) return bytes
-    const manifest = readManifest(bytes)
-    if (manifest === undefined || !plausible(manifest)) {
-      throw new StowageError(StowageErrorCode.CORRUPT, `the chunk manifest under ${key} is damaged (${manifest === undefined ? 'not 40 bytes' : `${manifest.count} chunks for ${manifest.length} bytes`})`)
-    }
-    const parts = await this.readChunks(key, manifest)
-    if (parts === undefined) {
-      // Chunks gone: the manifest was replaced long enough ago that they expired, or expired with
-      // it. A newer manifest may be there: read once more.
-      if (retried) return undefined
-      const again = await this.call('GET', (a) => a.get(key))
-      return again === null ? undefined : this.resolve(key, again, true)
-    }
-    const length = parts.reduce((n, p) => n + p.length, 0)
-    if (length !== manifest.length) throw new StowageError(StowageErrorCode.CORRUPT, `the chunks under ${key} hold ${length} bytes, their manifest says ${manifest.length}`)
-    const value = concat(parts, manifest.length)
-    if (checksum(value) !== manifest.crc) throw new StowageError(StowageErrorCode.CORRUPT, `the chunks under ${key} do not match their manifest's CRC`)
-    return value
-  }
-
-  private async readChunks(key: string, manifest: Manifest): Promise<Uint8Array[] | undefined> {
-    const parts: Uint8Array[] = []
-    let length = 0
-    for (const batch of chunkBatches(key, manifest, CHUNKS_PER_WRITE)) {
-      const values = await this.call('MGET chunks', (a) => a.mget(batch))
-      for (const value of values) {
-        if (value === null) return undefined
-        length += value.length
-        if (length > manifest.length) throw new StowageError(StowageErrorCode.CORRUPT, `the chunks under ${key} hold more than the ${manifest.length} bytes their manifest says`)
-        parts.push(value)
-      }
-    }
-    return parts
-  }
-}
-
-// Whether a manifest's count and length can be true: chunks of 1 KiB to 512 MiB, and a length a
-// reader can hold. A damaged manifest announcing 2^32 − 1 chunks is refused before any is asked for.
-function plausible({ count, length }: Manifest): boolean {
-  if (count < 1 || length > MAX_CHUNKED_LENGTH) return false
-  return count <= Math.max(1, Math.ceil(length / MIN_CHUNK_SIZE)) && count >= Math.ceil(length / MAX_CHUNK_SIZE)
-}
-
-// A manifest's chunk keys, `size` at a time (never all at once: a value may have many chunks).
-function* chunkBatches(key: string, manifest: Manifest, size: number): Generator<string[]> {
-  for (let first = 0; first < manifest.count; first += size) {
-    const batch: string[] = []
-    for (let i = first; i < Math.min(manifest.count, first + size); i++) batch.push(chunkKey(key, manifest.generation, i))
-    yield batch
-  }
 }
 
 /**

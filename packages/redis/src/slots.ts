@@ -1,4 +1,4 @@
-import calculateSlot from 'cluster-key-slot'
+import { keySlot } from './key-slot.js'
 
 /**
  * Groups item indexes by the hash slot of their key, so that each group is one round trip
@@ -9,7 +9,7 @@ export function bySlot(keys: readonly string[], clustered: boolean): number[][] 
   if (!clustered) return [keys.map((_, i) => i)]
   const groups = new Map<number, number[]>()
   keys.forEach((key, i) => {
-    const slot = calculateSlot(key)
+    const slot = keySlot(key)
     const group = groups.get(slot)
     if (group) group.push(i)
     else groups.set(slot, [i])

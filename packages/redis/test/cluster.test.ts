@@ -1,10 +1,11 @@
 import { describeStoreContract } from '@stowage/store-contract'
-import calculateSlot from 'cluster-key-slot'
 import { Cluster } from 'ioredis'
 import { createCluster } from 'redis'
 import { createCluster as createCluster6 } from 'redis6'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { chunkKey } from '../src/chunks.js'
+import { chunkNamer } from '../src/chunk-names.js'
+import { keySlot } from '../src/key-slot.js'
+import { ODD_KEYS } from './odd-keys.js'
 import { createCache } from '@stowage/core'
 import { createRedisInvalidation, createRedisLease, createRedisStore } from '../src/index.js'
 
@@ -37,7 +38,7 @@ describe('redis store on a cluster', () => {
     const store = createRedisStore({ client: cluster })
     const p = `cl-${Math.random().toString(36).slice(2)}:`
     const keys = Array.from({ length: 50 }, (_, i) => `${p}${i}`)
-    expect(new Set(keys.map((k) => calculateSlot(k))).size).toBeGreaterThan(10)
+    expect(new Set(keys.map((k) => keySlot(k))).size).toBeGreaterThan(10)
     // Redis's own counters: how many MGET commands the masters executed.
     const mgetCalls = async () => {
       let total = 0
@@ -50,7 +51,7 @@ describe('redis store on a cluster', () => {
     await store.setMany(keys.map((key, i) => ({ key, value: new Uint8Array([i]) })))
     const before = await mgetCalls()
     const values = await store.getMany(keys)
-    expect((await mgetCalls()) - before).toBe(new Set(keys.map((k) => calculateSlot(k))).size)
+    expect((await mgetCalls()) - before).toBe(new Set(keys.map((k) => keySlot(k))).size)
     values.forEach((v, i) => expect([...(v as Uint8Array)]).toStrictEqual([i]))
     expect(await store.deleteMany(keys)).toBe(50)
   })
@@ -60,7 +61,7 @@ describe('redis store on a cluster', () => {
     const key = `cl-${Math.random().toString(36).slice(2)}:big`
     const big = new Uint8Array(10_000).map((_, i) => i & 0xff)
     await store.set(key, big)
-    expect(calculateSlot(chunkKey(key, '0011223344556677', 3))).toBe(calculateSlot(key))
+    expect(keySlot(chunkNamer(key, '0011223344556677')(3))).toBe(keySlot(key))
     expect(await store.get(key)).toStrictEqual(big)
     expect(await store.delete(key)).toBe(true)
   })
@@ -70,7 +71,7 @@ describe('redis store on a cluster', () => {
     const p = `cl-${Math.random().toString(36).slice(2)}:`
     const keys = Array.from({ length: 30 }, (_, i) => `${p}${i}`)
     await store.setMany(keys.map((key) => ({ key, value: new Uint8Array([1]) })))
-    const masters = new Set(keys.map((k) => cluster.slots[calculateSlot(k)]?.[0]))
+    const masters = new Set(keys.map((k) => cluster.slots[keySlot(k)]?.[0]))
     expect(masters.size).toBe(3)
     const listed: string[] = []
     for await (const k of store.keys(p)) listed.push(k)
@@ -80,6 +81,21 @@ describe('redis store on a cluster', () => {
   })
 
   for (const kind of ['ioredis Cluster', 'node-redis 5 createCluster', 'node-redis 6 createCluster'] as const) {
+    it(`reads, writes and deletes keys with odd hash tags, one by one and in batches (${kind})`, async () => {
+      const client = kind === 'ioredis Cluster' ? cluster : kind === 'node-redis 5 createCluster' ? nodeCluster : nodeCluster6
+      const store = createRedisStore({ client })
+      const p = `cl-${Math.random().toString(36).slice(2)}:`
+      const keys = [...ODD_KEYS.map((k) => p + k), ...ODD_KEYS.map((k) => k + p)]
+      await store.setMany(keys.map((key, i) => ({ key, value: new Uint8Array([i]) })))
+      expect((await store.getMany(keys)).map((v) => v?.[0])).toStrictEqual(keys.map((_, i) => i))
+      for (const [i, key] of keys.entries()) {
+        await store.set(key, new Uint8Array([i, i]))
+        expect([...((await store.get(key)) ?? [])]).toStrictEqual([i, i])
+      }
+      expect(await store.deleteMany(keys)).toBe(keys.length)
+      expect(await store.getMany(keys)).toStrictEqual(keys.map(() => undefined))
+    })
+
     it(`a lease and an invalidation channel work over a cluster too (${kind})`, async () => {
       const client = kind === 'ioredis Cluster' ? cluster : kind === 'node-redis 5 createCluster' ? nodeCluster : nodeCluster6
       const namespace = `cl-${Math.random().toString(36).slice(2)}`

@@ -5,7 +5,9 @@ import { Redis as Redis5 } from 'ioredis5'
 import { createClient } from 'redis'
 import { createClient as createClient6 } from 'redis6'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { chunkKey, hashTag, MANIFEST_MAGIC, readManifest, writeManifest } from '../src/chunks.js'
+import { chunkNamer, isChunkName } from '../src/chunk-names.js'
+import { MANIFEST_MAGIC, readManifest, writeManifest } from '../src/chunks.js'
+import { keySlot } from '../src/key-slot.js'
 import { startRedisServer } from '@stowage/redis-server'
 import { createRedisStore } from '../src/index.js'
 
@@ -95,7 +97,7 @@ describe('redis store', () => {
 describe('redis store: huge values in chunks', () => {
   const chunkSize = 1024
   const value = (n: number, seed: number) => new Uint8Array(n).map((_, i) => (i * 31 + seed) & 0xff)
-  const chunkKeysOf = async (key: string) => (await raw.keys(`{${hashTag(key)}}:chunk:*`)).sort()
+  const chunkKeysOf = async (key: string) => (await raw.keys(`${key}:#chunk:*`)).sort()
 
   it('splits a value above chunkSize into chunks and a manifest, and reads it back whole', async () => {
     const store = createRedisStore({ client: raw, chunkSize })
@@ -143,7 +145,7 @@ describe('redis store: huge values in chunks', () => {
     const limited = new Redis(server.url, { username: 'noscripts', password: 'x' })
     const store = createRedisStore({ client: limited, chunkSize })
     await expect(store.set('big', value(5000, 1))).rejects.toMatchObject({ code: StowageErrorCode.STORE_ERROR })
-    const left = await admin.keys('*:chunk:*')
+    const left = await admin.keys('*:#chunk:*')
     expect(left).toHaveLength(5)
     const pttls = await Promise.all(left.map((k) => admin.pttl(k)))
     expect(pttls.every((t) => t > 0 && t <= 3_600_000)).toBe(true)
@@ -209,10 +211,15 @@ describe('redis store: huge values in chunks', () => {
     expect(await store.get(key)).toStrictEqual(lookalike)
   })
 
-  it('puts every chunk in the hash slot of its key, hash tags included', () => {
-    expect(chunkKey('app:big', 'ab', 0)).toBe('{app:big}:chunk:ab:0')
-    expect(chunkKey('user:{42}:avatar', 'ab', 1)).toBe('{42}:chunk:ab:1')
-    expect(hashTag('a{}b')).toBe('a{}b')
+  it('names chunks after their key, in the hash slot of their key, hash tags included', () => {
+    const generation = '0011223344556677'
+    expect(chunkNamer('user:{42}:avatar', generation)(1)).toBe('user:{42}:avatar:#chunk:0011223344556677:1')
+    const name = chunkNamer('app:big', generation)(0)
+    expect(name).toMatch(/^app:big:#chunk:0011223344556677:0:[@A-O]{4}$/)
+    expect(keySlot(name)).toBe(keySlot('app:big'))
+    expect([name, '{app:big}:chunk:0011223344556677:0'].map(isChunkName)).toStrictEqual([true, true])
+    // Names of the form with another suffix, or none where one is due, are not the store's.
+    expect([`${name.slice(0, -4)}@@@@`, name.slice(0, -5), 'app:big:#chunk:0011223344556677:01'].map(isChunkName)).toStrictEqual([false, false, false])
   })
 
   it('never lets a reader see a torn value, nor miss one, while two writers replace it', async () => {

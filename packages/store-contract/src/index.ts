@@ -223,6 +223,31 @@ export function describeStoreContract(options: StoreContractOptions): void {
         expect(await store.get(k('a'))).toBeUndefined()
         expect(await store.deleteMany([])).toBe(0)
       })
+      it('ensureMany reads each key or creates it, and raises its TTL, never lowering it', async (ctx) => {
+        if (!store.ensureMany) return ctx.skip()
+        await store.set(k('short'), bytes(1), { ttl })
+        await store.set(k('long'), bytes(2), { ttl: ttl * 20 })
+        await store.set(k('forever'), bytes(3))
+        const found = await store.ensureMany([
+          { key: k('short'), value: bytes(7), ttl: ttl * 10 },
+          { key: k('long'), value: bytes(7), ttl },
+          { key: k('forever'), value: bytes(7), ttl },
+          { key: k('new'), value: bytes(4), ttl: ttl * 10 },
+          { key: k('none'), value: bytes(5) },
+        ])
+        expect(found).toHaveLength(5)
+        ;[1, 2, 3, 4, 5].forEach((n, i) => expectBytes(found[i], bytes(n)))
+        await sleep(ttl * 2.5)
+        for (const [name, n] of [['short', 1], ['long', 2], ['forever', 3], ['new', 4], ['none', 5]] as const) expectBytes(await store.get(k(name)), bytes(n))
+        await store.ensureMany([{ key: k('short'), value: bytes(7) }])
+        if (store.getWithTtl) {
+          expect((await store.getWithTtl(k('short')))?.ttl).toBeUndefined()
+          expect((await store.getWithTtl(k('forever')))?.ttl).toBeUndefined()
+          expect((await store.getWithTtl(k('none')))?.ttl).toBeUndefined()
+          expect((await store.getWithTtl(k('long')))?.ttl).toBeGreaterThan(ttl * 10)
+        }
+        expect(await store.ensureMany([])).toStrictEqual([])
+      })
     })
 
     describe('prefixes', () => {

@@ -10,9 +10,11 @@ chai.use(JestChaiExpect)
 chai.use(JestAsymmetricMatchers)
 
 type Hook = () => unknown
+// A test gets what vitest's context offers that the tests use: `skip()`, for an ability the store lacks.
+type TestFn = (context: { skip(note?: string): never }) => unknown
 interface Suite {
   name: string
-  tests: Array<{ name: string; fn: Hook }>
+  tests: Array<{ name: string; fn: TestFn }>
   children: Suite[]
   beforeEach: Hook[]
   afterEach: Hook[]
@@ -64,9 +66,9 @@ export function describe(name: string, fn: () => void): void {
   inSuite(suite, fn)
 }
 
-export function it(name: string, optionsOrFn: Hook | { timeout?: number }, maybeFn?: Hook): void {
+export function it(name: string, optionsOrFn: TestFn | { timeout?: number }, maybeFn?: TestFn): void {
   // it(name, options, fn): the options (a timeout) do not apply here; workerd has no limit of its own.
-  const fn = typeof optionsOrFn === 'function' ? optionsOrFn : (maybeFn as Hook)
+  const fn = typeof optionsOrFn === 'function' ? optionsOrFn : (maybeFn as TestFn)
   if (current === root) {
     const inFile = file
     collectors.push(() => {
@@ -120,7 +122,11 @@ export async function run(): Promise<TestResult[]> {
       let skipped = false
       try {
         for (const hook of befores) await hook()
-        await t.fn()
+        await t.fn({
+          skip(note) {
+            throw new Unavailable(note ?? 'skipped by the test')
+          },
+        })
       } catch (e) {
         skipped = e instanceof Unavailable
         error = e instanceof Error ? `${e.name}: ${e.message}` : String(e)

@@ -18,8 +18,9 @@ export interface Classified {
   readonly chunk?: boolean
 }
 
-// @stowage/redis names chunks `{<tag>}:chunk:<16 hex>:<n>` (FORMAT.md §6).
-const CHUNK_KEY = /\}:chunk:[0-9a-f]{16}:\d+$/
+// @stowage/redis names chunks `<key>:#chunk:<16 hex>:<n>`, with `:` and four characters `@`..`O`
+// after it when the key has no hash tag; up to 0.3, `{<tag>}:chunk:<16 hex>:<n>` (FORMAT.md §6).
+const CHUNK_KEY = /(?:\}:chunk:[0-9a-f]{16}:\d+|:#chunk:[0-9a-f]{16}:\d+(?::[@A-O]{4})?)$/
 
 /**
  * Whether bytes start with the chunk manifest's magic.

@@ -88,6 +88,8 @@ export interface CacheOptions {
    * Stampede protection across processes: a lease shared by the fleet (`createRedisLease` from
    * `@stowage/redis`). Before a `getOrSet` loader runs, the cache takes the lease on the key; the
    * processes that do not get it wait for the holder's value in the store instead of loading too.
+   * A lease with a fence (the Redis one) has the holder's write refused once its lease has lapsed
+   * and been taken (an `error` event with LEASE_LOST; the caller still gets its value).
    * Within one process, concurrent calls share one load already. Defaults to none.
    */
   readonly lease?: LoadLease

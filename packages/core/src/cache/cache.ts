@@ -22,7 +22,7 @@ import type { Codec, EncodedEnvelope } from '../codec/codec.js'
 import { inspect, withoutTags } from '../codec/envelope.js'
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { encodeInvalidation, splitInvalidation, type InvalidationChannel, type InvalidationMessage } from './invalidation.js'
-import type { Store } from '../stores/store.js'
+import type { Store, StoreFence } from '../stores/store.js'
 import { StowageError } from '../errors/stowage-error.js'
 import { checkKey, checkTtl } from '../stores/validate.js'
 import { checkNamespace, storeKey } from './keys.js'
@@ -32,10 +32,10 @@ import { CircuitBreaker } from './breaker.js'
 import { openEntry, openHeader, openWritten, type Entry, type Opened, type Opener } from './entry-opener.js'
 import { claimHandle, claimOf, type Claim, type Claims } from './claims.js'
 import type { Changes, Landed } from './changes.js'
-import { underLease, type LoadLease } from './lease.js'
+import { underLease, type LeaseRelease, type LoadLease } from './lease.js'
 import { loaderError, storeError, unusable } from './cache-errors.js'
-import { loadSettings, type LoadSettings, type WriteSettings } from './load-settings.js'
-import { checkTags, newGeneration, stampTags, TagBook, tagKey } from './tags.js'
+import { loadSettings, storeTtl, type LoadSettings, type WriteSettings } from './load-settings.js'
+import { checkTags, renewGenerations, stampTags, TagBook, tagKey } from './tags.js'
 /** What every namespace of one cache shares; settled by createCache (create-cache.ts). */
 export interface Shared {
   /** The store as the cache calls it: behind the circuit breaker when there is one. */
@@ -188,15 +188,12 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
 
   async deleteByTag(tags: string | readonly string[]): Promise<void> {
     const keys = checkTags(typeof tags === 'string' ? [tags] : tags).map((tag) => tagKey(this.prefix, tag))
-    const { store, messages } = this.shared
-    const generations = keys.map(() => newGeneration())
-    const entries = keys.map((key, i) => ({ key, value: messages.encode(generations[i]) }))
     // A load running now may be of a tagged entry: callers from now on load afresh rather than
     // join it (its value, stamped with the old generation, will read as a miss).
     this.shared.flight.forgetAll(this.prefix)
+    let generations: Array<number | undefined>
     try {
-      if (store.setMany) await store.setMany(entries)
-      else await Promise.all(entries.map((e) => store.set(e.key, e.value)))
+      generations = await renewGenerations(this.shared.store, this.shared.messages, keys)
     } catch (e) {
       this.writeFailed('deleteByTag', undefined, e, false)
       return
@@ -251,7 +248,7 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     this.shared.changes.starting(fulls)
     let stamps: Array<ReadonlyMap<string, number> | undefined>
     try {
-      stamps = await this.stampsFor(tagsOf)
+      stamps = await this.stampsFor(tagsOf, entries.map((e) => e.ttl ?? this.shared.ttl))
     } catch (e) {
       this.writeFailed('set', undefined, e, false)
       return
@@ -442,7 +439,7 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     const full = storeKey(this.prefix, key)
     const { claims, lease, leaseTime } = this.shared
     const run = (async () => {
-      let release: (() => Promise<void>) | undefined
+      let release: LeaseRelease | undefined
       if (lease !== undefined) {
         // Across processes: one holder of the lease loads, the others take what it stores. Only a
         // fresh entry is another's: the stale or in-grace one that started this load is not.
@@ -456,7 +453,7 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
       let unstorable: unknown
       if (settings.tags !== undefined) {
         try {
-          stamp = (await this.stampsFor([settings.tags]))[0]
+          stamp = (await this.stampsFor([settings.tags], [storeTtl(settings)]))[0]
         } catch (e) {
           unstorable = e
         }
@@ -478,7 +475,8 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
           return value
         }
         // As any reader will see it (a copy through the key's schema), when this cache keeps one.
-        const kept = await this.write(key, value, settings, 'getOrSet', true, stamp, claim)
+        // Under a lease with a fence: stored only while the lease is still this load's.
+        const kept = await this.write(key, value, { ...settings, fence: release?.fence }, 'getOrSet', true, stamp, claim)
         return kept === undefined ? value : kept.value
       } finally {
         release?.().catch(() => {})
@@ -599,9 +597,9 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     return this.shared.codec.encodeEnvelopeAsync(value, { schemaVersion: version === 0 ? undefined : version, freshUntil, tags })
   }
 
-  // The tag stamps of entries about to be written (one store round trip for all their tags).
-  private stampsFor(tagsOf: ReadonlyArray<readonly string[] | undefined>): Promise<Array<ReadonlyMap<string, number> | undefined>> {
-    return stampTags(this.shared.store, this.shared.messages, this.shared.tags, this.prefix, tagsOf)
+  // The tag stamps of entries about to be written, with their store TTLs (one store round trip for all their tags).
+  private stampsFor(tagsOf: ReadonlyArray<readonly string[] | undefined>, ttlsOf: ReadonlyArray<number | undefined>): Promise<Array<ReadonlyMap<string, number> | undefined>> {
+    return stampTags(this.shared.store, this.shared.messages, this.shared.tags, this.prefix, tagsOf, ttlsOf)
   }
 
   // Encodes and stores a value; `stamp` is its tags' generations when the caller read them already,
@@ -617,9 +615,10 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     claim?: Claim,
   ): Promise<Entry | undefined> {
     const { ttl, staleFor, grace, tags } = settings
+    const lifetime = storeTtl(settings)
     if (tags !== undefined && stamp === undefined) {
       try {
-        stamp = (await this.stampsFor([tags]))[0]
+        stamp = (await this.stampsFor([tags], [lifetime]))[0]
       } catch (e) {
         this.writeFailed(operation, key, e, returnAnyway)
         return undefined
@@ -630,13 +629,13 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     const encoded = await this.encode(value, freshUntil, stamp)
     const kept = await this.keepable(key, encoded, operation)
     if (claim?.superseded) return undefined
-    const storeTtl = ttl === undefined ? undefined : ttl + (staleFor ?? 0) + (grace ?? 0)
-    return (await this.put(key, storeKey(this.prefix, key), encoded, storeTtl, kept, operation, returnAnyway, { value })) ? kept : undefined
+    return (await this.put(key, storeKey(this.prefix, key), encoded, lifetime, kept, operation, returnAnyway, { value }, settings.fence)) ? kept : undefined
   }
 
   // Stores one envelope and mirrors it (see `changed`): claims on the key end before and after the
   // store takes it; the local tier keeps `kept` only if no other change came meanwhile.
-  // `counted` is the value for the stats (none for bytes stored as they are). Resolves whether it was stored.
+  // `counted` is the value for the stats (none for bytes stored as they are); `fence`, the lease
+  // the value was loaded under (see StoreSetOptions.fence). Resolves whether it was stored.
   private async put(
     key: string,
     full: string,
@@ -646,11 +645,12 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     operation: CacheOperation,
     returnAnyway: boolean,
     counted?: { value: unknown },
+    fence?: StoreFence,
   ): Promise<boolean> {
     const { changes, store } = this.shared
     const own = changes.writing(full)
     try {
-      await store.set(full, encoded.bytes, { ttl })
+      await store.set(full, encoded.bytes, { ttl, fence })
     } catch (e) {
       changes.failed(own)
       this.writeFailed(operation, key, e, returnAnyway)

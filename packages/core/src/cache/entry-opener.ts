@@ -52,7 +52,7 @@ function undecodable(e: unknown): MissReason {
 async function tagsCurrent(opener: Opener, prefix: string, stamp: ReadonlyMap<string, number>): Promise<boolean> {
   const tags = [...stamp.keys()]
   const keys = tags.map((tag) => tagKey(prefix, tag))
-  const generations = await readGenerations(opener.store, opener.messages, keys, false)
+  const generations = await readGenerations(opener.store, opener.messages, keys)
   keys.forEach((key, i) => opener.tags.learn(key, generations[i]))
   return tags.every((tag, i) => generations[i] === stamp.get(tag))
 }

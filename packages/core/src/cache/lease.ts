@@ -3,6 +3,15 @@
 // for its value to appear in the store, polling with backoff, and take the lease themselves once
 // it has lapsed (its holder died or hung past the lease time).
 
+import type { StoreFence } from '../stores/store.js'
+
+/**
+ * Gives a lease back (only if still its holder's). With `fence`, the cache stores the loaded
+ * value under that fence (`Store.set`'s `fence` option): a holder whose lease lapsed while it
+ * loaded cannot overwrite the value of the holder that came after it.
+ */
+export type LeaseRelease = (() => Promise<void>) & { readonly fence?: StoreFence }
+
 /**
  * A lease on a key shared by every process of a fleet (`createRedisLease` in `@stowage/redis`).
  * Give the same one to `createCache({ lease })` in each process.
@@ -12,7 +21,7 @@ export interface LoadLease {
    * Takes the lease on `key` for `ms` milliseconds if nobody holds it. Resolves a function that
    * gives it back (only if still ours), or `undefined` when another holder has it.
    */
-  acquire(key: string, ms: number): Promise<(() => Promise<void>) | undefined>
+  acquire(key: string, ms: number): Promise<LeaseRelease | undefined>
 }
 
 /** Default of {@link CacheOptions.leaseTime}. */
@@ -22,7 +31,7 @@ const FIRST_WAIT = 10
 const LONGEST_WAIT = 250
 
 /** What {@link underLease} found: the lease (to give back after loading), or a value stored meanwhile. */
-export type LeaseOutcome<T> = { readonly release: (() => Promise<void>) | undefined } | { readonly found: T }
+export type LeaseOutcome<T> = { readonly release: LeaseRelease | undefined } | { readonly found: T }
 
 /**
  * Waits for the lease on `key`, or for `stored()` to find a value another process wrote under
@@ -34,7 +43,7 @@ export async function underLease<T>(lease: LoadLease, key: string, ms: number, s
   const giveUp = Date.now() + 2 * ms
   let wait = FIRST_WAIT
   for (;;) {
-    let release: (() => Promise<void>) | undefined
+    let release: LeaseRelease | undefined
     try {
       release = await lease.acquire(key, ms)
     } catch {

@@ -2,6 +2,7 @@
 import type { GetOrSetOptions } from './cache-types.js'
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
+import type { StoreFence } from '../stores/store.js'
 import { checkTtl } from '../stores/validate.js'
 import { checkTags } from './tags.js'
 
@@ -12,6 +13,13 @@ export interface WriteSettings {
   readonly grace?: number
   /** The entry's tags, checked. */
   readonly tags?: readonly string[]
+  /** The lease the value was loaded under: the store refuses the write once it is lost. */
+  readonly fence?: StoreFence
+}
+
+/** How long the store keeps an entry written with `settings`: its ttl plus its stale and grace windows (undefined: for ever). */
+export function storeTtl({ ttl, staleFor, grace }: WriteSettings): number | undefined {
+  return ttl === undefined ? undefined : ttl + (staleFor ?? 0) + (grace ?? 0)
 }
 
 /** How one getOrSet loads and stores. */

@@ -1,6 +1,7 @@
 // Tags: `deleteByTag` never lists or deletes entries. Each tag has a generation, a random uint32
 // kept in the store under `namespace:#tag:<tag>` (no user key or child namespace can take that
-// name: keys have their `:` escaped, namespace segments have no `#`). A tagged entry's envelope
+// name: keys have their `:` escaped, namespace segments have no `#`). Where the store can
+// `ensureMany`, that key lives as long as the longest-lived entry written with the tag. A tagged entry's envelope
 // carries the generation of each of its tags when it was written (the tag stamp, FORMAT.md §1);
 // deleting a tag gives it a new generation, and a read that finds a stamped generation that is no
 // longer current treats the entry as gone. So a process that missed the announcement still sees
@@ -9,7 +10,7 @@ import type { Codec } from '../codec/codec.js'
 import { checkTag, MAX_TAGS } from '../codec/tag-stamp.js'
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
-import type { Store } from '../stores/store.js'
+import type { Store, StoreEntry } from '../stores/store.js'
 
 /** What the book knows of a tag an announcement said was deleted: no stamp can match it. */
 const INVALIDATED = -1
@@ -37,43 +38,75 @@ export function newGeneration(): number {
   return crypto.getRandomValues(new Uint32Array(1))[0] as number
 }
 
+// Stores entries in one round trip where the store can batch.
+async function setAll(store: Store, entries: readonly StoreEntry[]): Promise<void> {
+  if (store.setMany) await store.setMany(entries)
+  else await Promise.all(entries.map(({ key, value, ttl }) => store.set(key, value, { ttl })))
+}
+
+// A stored generation, or undefined for bytes that are not one (damaged).
+function decodeGeneration(codec: Codec, bytes: Uint8Array | undefined): number | undefined {
+  if (bytes === undefined) return undefined
+  try {
+    const value = codec.decode(bytes)
+    return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0xffffffff ? value : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * The current generations of tags (full tag keys) in the store, one round trip where the store
- * can batch. With `create`, a tag that has none gets one (written without TTL), so that every
- * stamped entry names a generation that exists: if the tag's key is ever lost (evicted), its
- * entries stop matching instead of coming back.
- * @returns each key's generation, `undefined` for a tag without one (only without `create`).
+ * can batch.
+ * @returns each key's generation, `undefined` for a tag without one.
  * @throws what the store throws.
  */
-export async function readGenerations(store: Store, codec: Codec, keys: readonly string[], create: boolean): Promise<Array<number | undefined>> {
+export async function readGenerations(store: Store, codec: Codec, keys: readonly string[]): Promise<Array<number | undefined>> {
   const found = store.getMany ? await store.getMany(keys) : await Promise.all(keys.map((key) => store.get(key)))
-  const generations = found.map((bytes) => {
-    if (bytes === undefined) return undefined
-    try {
-      const value = codec.decode(bytes)
-      return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0xffffffff ? value : undefined
-    } catch {
-      return undefined
-    }
-  })
-  if (!create) return generations
-  const made: Array<{ key: string; value: Uint8Array; generation: number }> = []
-  const out = generations.map((generation, i) => {
-    if (generation !== undefined) return generation
-    const fresh = newGeneration()
-    made.push({ key: keys[i] as string, value: codec.encode(fresh), generation: fresh })
-    return fresh
-  })
-  if (made.length > 0) {
-    if (store.setMany) await store.setMany(made)
-    else await Promise.all(made.map(({ key, value }) => store.set(key, value)))
+  return found.map((bytes) => decodeGeneration(codec, bytes))
+}
+
+/**
+ * The current generations of tags (full tag keys) about to stamp entries. A tag that has none
+ * (or damaged bytes) gets one, so that every stamped entry names a generation that exists: if the
+ * tag's key is ever lost (evicted, expired), its entries stop matching instead of coming back.
+ * With a store that can `ensureMany`, reading and creating are one atomic step per tag that also
+ * raises the tag key's life to `ttls[i]` (the longest store TTL of the entries stamped with it;
+ * undefined: for ever), so a tag key lives as long as its entries and no longer. Other stores
+ * keep tag keys without TTL.
+ * @throws what the store throws.
+ */
+export async function ensureGenerations(store: Store, codec: Codec, keys: readonly string[], ttls: ReadonlyArray<number | undefined>): Promise<number[]> {
+  const made = keys.map(() => newGeneration())
+  const entries = keys.map((key, i) => ({ key, value: codec.encode(made[i]), ttl: store.ensureMany ? ttls[i] : undefined }))
+  const generations = store.ensureMany ? (await store.ensureMany(entries)).map((bytes) => decodeGeneration(codec, bytes)) : await readGenerations(store, codec, keys)
+  const missing = entries.filter((_, i) => generations[i] === undefined)
+  if (missing.length > 0) await setAll(store, missing)
+  return generations.map((generation, i) => generation ?? (made[i] as number))
+}
+
+/**
+ * Deletes tags (full tag keys): entries stamped with their current generations stop matching.
+ * Where the store can `ensureMany` (so writers create a tag's key atomically, with the life of
+ * its entries), the keys are deleted: a tag nobody writes again leaves nothing behind. Elsewhere
+ * each gets a new generation, without TTL.
+ * @returns what the book learns: each key's new generation, undefined where it was deleted.
+ * @throws what the store throws.
+ */
+export async function renewGenerations(store: Store, codec: Codec, keys: readonly string[]): Promise<Array<number | undefined>> {
+  if (store.ensureMany) {
+    await (store.deleteMany ? store.deleteMany(keys) : Promise.all(keys.map((key) => store.delete(key))))
+    return keys.map(() => undefined)
   }
-  return out
+  const generations = keys.map(() => newGeneration())
+  await setAll(store, keys.map((key, i) => ({ key, value: codec.encode(generations[i]) })))
+  return generations
 }
 
 /**
  * The tag stamps (tag → current generation) of entries about to be written, each with its own
- * tags (or none), in one store round trip for all of them; the book learns the generations.
+ * tags (or none) and store TTL (`ttlsOf`, undefined: none), in one store round trip for all of
+ * them; the book learns the generations.
  * @throws what the store throws.
  */
 export async function stampTags(
@@ -82,11 +115,16 @@ export async function stampTags(
   book: TagBook,
   prefix: string,
   tagsOf: ReadonlyArray<readonly string[] | undefined>,
+  ttlsOf: ReadonlyArray<number | undefined>,
 ): Promise<Array<ReadonlyMap<string, number> | undefined>> {
   const all = [...new Set(tagsOf.flatMap((tags) => tags ?? []))]
   if (all.length === 0) return tagsOf.map(() => undefined)
+  // Each tag key must outlive every entry written with it: the longest TTL, none if one has none.
+  const longest = new Map<string, number>()
+  tagsOf.forEach((tags, i) => tags?.forEach((tag) => longest.set(tag, Math.max(longest.get(tag) ?? 0, ttlsOf[i] ?? Infinity))))
   const keys = all.map((tag) => tagKey(prefix, tag))
-  const generations = await readGenerations(store, codec, keys, true)
+  const ttls = all.map((tag) => (longest.get(tag) === Infinity ? undefined : longest.get(tag)))
+  const generations = await ensureGenerations(store, codec, keys, ttls)
   const of = new Map(all.map((tag, i) => [tag, generations[i] as number]))
   keys.forEach((key, i) => book.learn(key, generations[i]))
   return tagsOf.map((tags) => (tags === undefined ? undefined : new Map(tags.map((tag) => [tag, of.get(tag) as number]))))

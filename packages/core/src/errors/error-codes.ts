@@ -31,6 +31,12 @@ export const StowageErrorCode = {
   INVALID_ARGUMENT: 'INVALID_ARGUMENT',
   /** A `getOrSet` loader threw while an older value answered in its place (stale or grace); its error is the `cause`. */
   LOADER_FAILED: 'LOADER_FAILED',
+  /**
+   * A write made under a lease was refused because the lease had lapsed and another holder had
+   * taken it (a `getOrSet` loader ran past `leaseTime`): the newer holder's value stays. The
+   * loader's value still answers its caller.
+   */
+  LEASE_LOST: 'LEASE_LOST',
   /** This runtime lacks what the call needs (a `BroadcastChannel` in Cloudflare Workers, say). */
   UNSUPPORTED_RUNTIME: 'UNSUPPORTED_RUNTIME',
 } as const

@@ -41,8 +41,11 @@ function wrongType(key: string, want: string): StowageError {
   return new StowageError(StowageErrorCode.STORE_ERROR, `the key ${JSON.stringify(key)} does not hold a ${want}`)
 }
 
-/** The in-memory store: see {@link createMemoryStore}. */
-export interface MemoryStore extends Required<Store> {
+/**
+ * The in-memory store: see {@link createMemoryStore}. Every ability but `ensureMany`: its tag
+ * keys are bounded by `maxBytes` like every entry (an evicted tag reads as deleted).
+ */
+export interface MemoryStore extends Required<Omit<Store, 'ensureMany'>> {
   /** Bytes currently accounted (values, keys, per-entry overhead). */
   readonly byteSize: number
   /** Entries currently held, expired ones not yet swept included. */

@@ -1,7 +1,21 @@
+/** Names the lease a write is made under (see {@link StoreSetOptions.fence}). */
+export interface StoreFence {
+  /** The store key that holds the lease. */
+  readonly key: string
+  /** The holder's token: the value of `key` while the lease is the writer's. */
+  readonly token: string
+}
+
 /** Options of {@link Store.set}. */
 export interface StoreSetOptions {
   /** Time to live in milliseconds, a positive integer. Defaults to none: the entry does not expire. */
   readonly ttl?: number
+  /**
+   * Write only while the lease `fence.key` still holds `fence.token`, checked atomically with the
+   * write; otherwise reject with LEASE_LOST and leave the key as it is. A store that keeps no
+   * leases (the memory store, IndexedDB) ignores it. Defaults to none: an unconditional write.
+   */
+  readonly fence?: StoreFence
 }
 
 /** One entry of {@link Store.setMany}. */
@@ -42,6 +56,15 @@ export interface Store {
   setMany?(entries: readonly StoreEntry[]): Promise<void>
   /** Removes several keys; resolves how many existed. */
   deleteMany?(keys: readonly string[]): Promise<number>
+  /**
+   * For each entry, in one atomic step per key: the value under its key, or `value` stored there
+   * when the key has none; either way the key then lives at least `ttl` ms from now, or for ever
+   * when `ttl` is undefined (a TTL is raised, never lowered). Resolves each key's value after the
+   * call. Meant for small values such as a tag's generation: a store may refuse a `value` it
+   * would not keep whole (LIMIT_EXCEEDED), and may leave the TTL of such a value found under a key
+   * as it is. The cache uses it so that a tag's key lives as long as the entries stamped with it.
+   */
+  ensureMany?(entries: readonly StoreEntry[]): Promise<Uint8Array[]>
   /** Removes every key that starts with `prefix` (all keys when `prefix` is empty). */
   clear?(prefix: string): Promise<void>
   /** Every live key that starts with `prefix`, in no particular order. */

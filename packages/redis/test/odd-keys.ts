@@ -1,0 +1,30 @@
+// Keys that Redis Cluster's hash-tag rule treats in every way it can, for the slot and chunk tests.
+
+/** Keys whose hash tag is odd: empty, nested, unmatched, several, at either end. */
+export const ODD_KEYS = [
+  'foo{}{bar}',
+  'foo{{bar}}',
+  'foo{bar}{zap}',
+  '{}',
+  '{}x{t2}',
+  'ns:{}x{t2}',
+  'a}b',
+  '}a{b}',
+  '{a}b}',
+  'a{b',
+  '{',
+  '}',
+  '}{',
+  '{{}}',
+  '{a{b}c}',
+  'user:{42}:avatar',
+  '{user1000}.following',
+  'a{}',
+  '{a}',
+  'x{y}',
+  'é{ü}',
+  '{😀}',
+  '😀{}😀',
+  'plain',
+  'ns:key',
+]
