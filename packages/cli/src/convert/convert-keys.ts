@@ -1,11 +1,10 @@
-import { encode, inspect } from '@stowage/core'
 import type { Progress } from '../progress/progress.js'
 import type { RedisConnection } from '../redis/connect.js'
 import { isReplyError } from '../redis/connect.js'
-import { isManifest } from '../scan/classify.js'
 import { RateLimit } from '../run/rate-limit.js'
 import type { RunEnd } from '../run/run-end.js'
 import { INVALID_LIST_SIZE, type ConvertStats } from './convert-stats.js'
+import { planValue } from './plan-value.js'
 import { defineSwap, type SwapClient } from './swap-script.js'
 
 /** Options of {@link convertKeys}. */
@@ -30,17 +29,6 @@ function check(reply: Reply | undefined): unknown {
   return error === null ? value : undefined
 }
 
-function isEnvelope(value: Buffer): boolean {
-  if (value[0] !== 0xc1) return false
-  if (isManifest(value)) return true
-  try {
-    inspect(value)
-    return true
-  } catch {
-    return false
-  }
-}
-
 /**
  * Rewrites the JSON string values of the keys matching a pattern as Stowage envelopes, batch by
  * batch: GET and MEMORY USAGE in one pipeline, encode, then one compare-and-swap script per key
@@ -54,15 +42,14 @@ function isEnvelope(value: Buffer): boolean {
 export async function convertKeys(redis: RedisConnection, stats: ConvertStats, options: ConvertKeysOptions): Promise<{ end: RunEnd; error?: Error }> {
   const client = defineSwap(redis.client)
   const limit = new RateLimit(options.rate, options.signal)
-  const utf8 = new TextDecoder('utf-8', { fatal: true })
   let cursor = '0'
   try {
     do {
       const [next, keys] = await client.scanBuffer(cursor, 'MATCH', options.match, 'COUNT', options.batch)
       cursor = next.toString()
       stats.scanned += keys.length
-      if (keys.length > 0) await convertBatch(client, stats, keys, options.dryRun, utf8)
-      options.progress.update(stats.scanned, `${stats.converted.toLocaleString('en-US')} converted, ${stats.alreadyStowage.toLocaleString('en-US')} already Stowage, ${stats.invalid.toLocaleString('en-US')} refused`)
+      if (keys.length > 0) await convertBatch(client, stats, keys, options.dryRun)
+      options.progress.update(stats.scanned, `${stats.converted.toLocaleString('en-US')} converted, ${stats.alreadyStowage.toLocaleString('en-US')} already Stowage, ${(stats.invalid + stats.keptAsJson).toLocaleString('en-US')} refused`)
       if (cursor === '0') return { end: 'complete' }
       if (options.signal.aborted) return { end: 'interrupted' }
       await limit.pace(stats.scanned)
@@ -73,7 +60,7 @@ export async function convertKeys(redis: RedisConnection, stats: ConvertStats, o
   }
 }
 
-async function convertBatch(client: SwapClient, stats: ConvertStats, keys: Buffer[], dryRun: boolean, utf8: TextDecoder): Promise<void> {
+async function convertBatch(client: SwapClient, stats: ConvertStats, keys: Buffer[], dryRun: boolean): Promise<void> {
   const read = client.pipeline()
   for (const key of keys) {
     read.getBuffer(key)
@@ -87,16 +74,19 @@ async function convertBatch(client: SwapClient, stats: ConvertStats, keys: Buffe
     const memory = (check(replies[2 * i + 1]) as number | null | undefined) ?? 0
     if (error !== null) return void stats.notStrings++ // WRONGTYPE: a hash, list, …
     if (value === null || value === undefined) return void stats.changedMeanwhile++ // deleted or expired since SCAN
-    if (isEnvelope(value)) return void stats.alreadyStowage++
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(utf8.decode(value))
-    } catch (e) {
+    const plan = planValue(value)
+    if (plan.action === 'already-stowage') return void stats.alreadyStowage++
+    if (plan.action === 'invalid') {
       stats.invalid++
-      if (stats.invalidKeys.length < INVALID_LIST_SIZE) stats.invalidKeys.push({ key: key.toString(), reason: e instanceof SyntaxError ? e.message : 'not UTF-8' })
+      if (stats.invalidKeys.length < INVALID_LIST_SIZE) stats.invalidKeys.push({ key: key.toString(), reason: plan.reason })
       return
     }
-    writes.push({ key, before: value, after: encode(parsed), memory })
+    if (plan.action === 'keep-json') {
+      stats.keptAsJson++
+      if (stats.keptAsJsonKeys.length < INVALID_LIST_SIZE) stats.keptAsJsonKeys.push({ key: key.toString(), reason: plan.reason })
+      return
+    }
+    writes.push({ key, before: value, after: plan.envelope, memory })
   })
   if (dryRun) {
     for (const w of writes) count(stats, w.before.length, w.after.length, w.memory, 0)

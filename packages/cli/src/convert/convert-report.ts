@@ -24,6 +24,7 @@ export function convertReportText(r: ConvertReport): string {
   out.push(`  ${r.dryRun ? 'would convert' : 'converted    '}      ${formatCount(r.converted)} JSON values`)
   out.push(`  already Stowage    ${formatCount(r.alreadyStowage)} (skipped)`)
   out.push(`  not JSON           ${formatCount(r.invalid)} (refused)`)
+  out.push(`  kept as JSON       ${formatCount(r.keptAsJson)} (refused: converting would change what they mean, or the codec refuses them)`)
   out.push(`  other types        ${formatCount(r.notStrings)} (left alone)`)
   out.push(`  changed meanwhile  ${formatCount(r.changedMeanwhile)} (changed, deleted or expired since read: left alone)`)
   if (r.converted > 0) {
@@ -35,6 +36,11 @@ export function convertReportText(r: ConvertReport): string {
     out.push('')
     out.push(`Refused (not valid JSON)${r.invalid > r.invalidKeys.length ? `: the first ${r.invalidKeys.length} of ${formatCount(r.invalid)}` : ''}`)
     for (const { key, reason } of r.invalidKeys) out.push(`  ${JSON.stringify(key)}: ${reason}`)
+  }
+  if (r.keptAsJson > 0) {
+    out.push('')
+    out.push(`Refused (left as JSON)${r.keptAsJson > r.keptAsJsonKeys.length ? `: the first ${r.keptAsJsonKeys.length} of ${formatCount(r.keptAsJson)}` : ''}`)
+    for (const { key, reason } of r.keptAsJsonKeys) out.push(`  ${JSON.stringify(key)}: ${reason}`)
   }
   return out.join('\n') + '\n'
 }

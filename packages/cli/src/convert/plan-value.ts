@@ -1,0 +1,54 @@
+import { encode, inspect } from '@stowage/core'
+import { isManifest } from '../scan/classify.js'
+import { jsonMeaningChange } from './json-meaning.js'
+
+/** What `convert` does with one string value. */
+export type ValuePlan =
+  /** An envelope or a chunk manifest already: skipped. */
+  | { readonly action: 'already-stowage' }
+  /** Not JSON (or not UTF-8): refused, with the parser's reason. */
+  | { readonly action: 'invalid'; readonly reason: string }
+  /** JSON that would not keep its meaning as an envelope: left as JSON, with the reason. */
+  | { readonly action: 'keep-json'; readonly reason: string }
+  /** JSON to rewrite as this envelope. */
+  | { readonly action: 'convert'; readonly envelope: Uint8Array }
+
+function isEnvelope(value: Uint8Array): boolean {
+  if (value[0] !== 0xc1) return false
+  if (isManifest(value)) return true
+  try {
+    inspect(value)
+    return true
+  } catch {
+    return false
+  }
+}
+
+// Strict UTF-8, and a byte order mark kept in the text: JSON.parse refuses it, as an
+// application's own JSON.parse of the string would.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+/**
+ * Decides what `convert` does with a string value: skip an envelope, refuse what is not JSON,
+ * leave as JSON what would not keep its meaning (see json-meaning.ts), else encode it.
+ * @param value - the bytes of the value.
+ * @returns the plan; never throws.
+ */
+export function planValue(value: Uint8Array): ValuePlan {
+  if (isEnvelope(value)) return { action: 'already-stowage' }
+  let text: string
+  let parsed: unknown
+  try {
+    text = utf8.decode(value)
+  } catch {
+    return { action: 'invalid', reason: 'not UTF-8' }
+  }
+  try {
+    parsed = JSON.parse(text)
+  } catch (e) {
+    return { action: 'invalid', reason: e instanceof Error ? e.message : String(e) }
+  }
+  const change = jsonMeaningChange(text)
+  if (change !== undefined) return { action: 'keep-json', reason: change }
+  return { action: 'convert', envelope: encode(parsed) }
+}
