@@ -1,3 +1,4 @@
+import { StowageError, StowageErrorCode } from '@stowage/core'
 import type { Progress } from '../progress/progress.js'
 import type { RedisConnection } from '../redis/connect.js'
 import { isReplyError } from '../redis/connect.js'
@@ -22,6 +23,11 @@ export interface ConvertKeysOptions {
 
 type Reply = [Error | null, unknown]
 
+function isRedisFailure(e: unknown): boolean {
+  if (StowageError.isInstance(e)) return e.code === StowageErrorCode.STORE_ERROR
+  return !(e instanceof TypeError || e instanceof RangeError || e instanceof SyntaxError || e instanceof ReferenceError)
+}
+
 function check(reply: Reply | undefined): unknown {
   if (reply === undefined) throw new Error('a pipeline reply is missing')
   const [error, value] = reply
@@ -37,7 +43,8 @@ function check(reply: Reply | undefined): unknown {
  * @param redis - the connection.
  * @param stats - where to count.
  * @param options - see {@link ConvertKeysOptions}.
- * @returns how it ended, and the Redis failure when Redis went away.
+ * @returns how it ended, and the Redis failure when Redis went away or refused a command.
+ * @throws what is not a Redis failure (a fault of the CLI), rather than blame Redis for it.
  */
 export async function convertKeys(redis: RedisConnection, stats: ConvertStats, options: ConvertKeysOptions): Promise<{ end: RunEnd; error?: Error }> {
   const client = defineSwap(redis.client)
@@ -56,6 +63,8 @@ export async function convertKeys(redis: RedisConnection, stats: ConvertStats, o
     } while (!options.signal.aborted)
     return { end: 'interrupted' }
   } catch (e) {
+    // Only Redis is blamed for Redis: a value never throws here (planValue), and anything else is a fault of the CLI, reported as such.
+    if (!isRedisFailure(e)) throw e
     return { end: isReplyError(e) ? 'redis-error' : 'redis-gone', error: redis.failure(e) }
   }
 }

@@ -1,4 +1,4 @@
-import { encode, inspect } from '@stowage/core'
+import { encode, inspect, StowageError } from '@stowage/core'
 import { isManifest } from '../scan/classify.js'
 import { jsonMeaningChange } from './json-meaning.js'
 
@@ -8,7 +8,7 @@ export type ValuePlan =
   | { readonly action: 'already-stowage' }
   /** Not JSON (or not UTF-8): refused, with the parser's reason. */
   | { readonly action: 'invalid'; readonly reason: string }
-  /** JSON that would not keep its meaning as an envelope: left as JSON, with the reason. */
+  /** JSON that would not keep its meaning as an envelope, or that the codec refuses: left as JSON, with the reason. */
   | { readonly action: 'keep-json'; readonly reason: string }
   /** JSON to rewrite as this envelope. */
   | { readonly action: 'convert'; readonly envelope: Uint8Array }
@@ -24,13 +24,22 @@ function isEnvelope(value: Uint8Array): boolean {
   }
 }
 
+/** The longest reason kept; a longer one (a codec message with a 2,000-level path) is cut in its middle. */
+const REASON_LENGTH = 240
+
+function cut(text: string): string {
+  return text.length <= REASON_LENGTH ? text : `${text.slice(0, REASON_LENGTH - 60)} … ${text.slice(-50)}`
+}
+
 // Strict UTF-8, and a byte order mark kept in the text: JSON.parse refuses it, as an
 // application's own JSON.parse of the string would.
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
 /**
  * Decides what `convert` does with a string value: skip an envelope, refuse what is not JSON,
- * leave as JSON what would not keep its meaning (see json-meaning.ts), else encode it.
+ * leave as JSON what would not keep its meaning (see json-meaning.ts) or what the codec refuses
+ * (LIMIT_EXCEEDED past maxDepth, maxItems or maxBytes: the value alone, never the run), else
+ * encode it.
  * @param value - the bytes of the value.
  * @returns the plan; never throws.
  */
@@ -46,9 +55,13 @@ export function planValue(value: Uint8Array): ValuePlan {
   try {
     parsed = JSON.parse(text)
   } catch (e) {
-    return { action: 'invalid', reason: e instanceof Error ? e.message : String(e) }
+    return { action: 'invalid', reason: cut(e instanceof Error ? e.message : String(e)) }
   }
   const change = jsonMeaningChange(text)
   if (change !== undefined) return { action: 'keep-json', reason: change }
-  return { action: 'convert', envelope: encode(parsed) }
+  try {
+    return { action: 'convert', envelope: encode(parsed) }
+  } catch (e) {
+    return { action: 'keep-json', reason: cut(StowageError.isInstance(e) ? `${e.code}: ${e.message}` : `the codec refused it: ${e instanceof Error ? e.message : String(e)}`) }
+  }
 }
