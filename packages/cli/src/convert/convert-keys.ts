@@ -85,6 +85,7 @@ async function convertBatch(client: SwapClient, stats: ConvertStats, keys: Buffe
     if (value === null || value === undefined) return void stats.changedMeanwhile++ // deleted or expired since SCAN
     const plan = planValue(value)
     if (plan.action === 'already-stowage') return void stats.alreadyStowage++
+    if (plan.action === 'counter') return void stats.counters++
     if (plan.action === 'invalid') {
       stats.invalid++
       if (stats.invalidKeys.length < INVALID_LIST_SIZE) stats.invalidKeys.push({ key: key.toString(), reason: plan.reason })

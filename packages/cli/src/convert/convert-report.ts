@@ -23,6 +23,7 @@ export function convertReportText(r: ConvertReport): string {
   out.push(`  scanned            ${formatCount(r.scanned)} keys in ${(r.elapsedMs / 1000).toFixed(1)} s`)
   out.push(`  ${r.dryRun ? 'would convert' : 'converted    '}      ${formatCount(r.converted)} JSON values`)
   out.push(`  already Stowage    ${formatCount(r.alreadyStowage)} (skipped)`)
+  out.push(`  counters           ${formatCount(r.counters)} (skipped: numbers that INCR, INCRBY or INCRBYFLOAT work on, left as they are)`)
   out.push(`  not JSON           ${formatCount(r.invalid)} (refused)`)
   out.push(`  kept as JSON       ${formatCount(r.keptAsJson)} (refused: converting would change what they mean, or the codec refuses them)`)
   out.push(`  other types        ${formatCount(r.notStrings)} (left alone)`)

@@ -1,11 +1,14 @@
 import { encode, inspect, StowageError } from '@stowage/core'
 import { isManifest } from '../scan/classify.js'
 import { jsonMeaningChange } from './json-meaning.js'
+import { redisNumber } from './redis-number.js'
 
 /** What `convert` does with one string value. */
 export type ValuePlan =
   /** An envelope or a chunk manifest already: skipped. */
   | { readonly action: 'already-stowage' }
+  /** A number Redis counts with (INCR, INCRBYFLOAT): skipped, left as it is. */
+  | { readonly action: 'counter' }
   /** Not JSON (or not UTF-8): refused, with the parser's reason. */
   | { readonly action: 'invalid'; readonly reason: string }
   /** JSON that would not keep its meaning as an envelope, or that the codec refuses: left as JSON, with the reason. */
@@ -36,7 +39,8 @@ function cut(text: string): string {
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
 /**
- * Decides what `convert` does with a string value: skip an envelope, refuse what is not JSON,
+ * Decides what `convert` does with a string value: skip an envelope or a counter (a number INCR
+ * or INCRBYFLOAT works on, see redis-number.ts), refuse what is not JSON,
  * leave as JSON what would not keep its meaning (see json-meaning.ts) or what the codec refuses
  * (LIMIT_EXCEEDED past maxDepth, maxItems or maxBytes: the value alone, never the run), else
  * encode it.
@@ -45,6 +49,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
  */
 export function planValue(value: Uint8Array): ValuePlan {
   if (isEnvelope(value)) return { action: 'already-stowage' }
+  if (redisNumber(value) !== undefined) return { action: 'counter' }
   let text: string
   let parsed: unknown
   try {
