@@ -1,14 +1,15 @@
-import { inspect as inspectValue } from 'node:util'
 import { failureJson } from '../errors/report-failure.js'
 import { toJsonData } from '../format/tagged-json.js'
 import { formatBytes, formatCount, formatDuration, formatRatio } from '../format/units.js'
 import type { EnvelopeSource } from './read-envelope.js'
+import { displayValue } from './display-value.js'
 import type { Inspection } from './inspect-bytes.js'
 
 const COMPRESSION_NAMES = { none: 'none', 'deflate-raw': 'raw deflate', 'deflate-raw-dictionary': 'raw deflate with a preset dictionary' } as const
 
 /**
- * The inspection as JSON data (`inspect --json`); the value in tagged JSON (see tagged-json.ts).
+ * The inspection as JSON data (`inspect --json`); the value in tagged JSON (see tagged-json.ts),
+ * a BigInt of more than 1,024 bits by its size and hex digits.
  * @param source - where the bytes came from.
  * @param found - what inspectBytes found.
  * @returns an object for JSON.stringify.
@@ -30,7 +31,7 @@ export function inspectionJson(source: EnvelopeSource, found: Inspection): Recor
     crc: found.crc,
     jsonBytes: found.jsonBytes ?? null,
     ratioToJson: found.jsonBytes && h ? h.byteLength / found.jsonBytes : null,
-    ...(found.decoded ? { value: toJsonData(found.value, true) } : {}),
+    ...(found.decoded ? { value: toJsonData(found.value, true, '$', 'partial') } : {}),
     error: found.error ? failureJson(found.error) : null,
   }
 }
@@ -70,7 +71,7 @@ export function inspectionText(source: EnvelopeSource, found: Inspection, colors
   const width = Math.max(...lines.map(([k]) => k.length))
   let text = lines.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n') + '\n'
   if (found.decoded) {
-    text += `\nvalue:\n${inspectValue(found.value, { depth: 8, colors, maxArrayLength: 20, maxStringLength: 200, breakLength: 100, sorted: false })}\n`
+    text += `\nvalue:\n${displayValue(found.value, colors)}\n`
   }
   return text
 }
