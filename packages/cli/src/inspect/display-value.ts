@@ -4,6 +4,7 @@
 // its length. A copy of the part that will be printed is made here, with those two bounded.
 import { inspect as inspectValue, type InspectOptions } from 'node:util'
 import { bigintSize, printsWhole } from '../format/bigint-size.js'
+import { safeDisplay, safeText } from '../format/safe-text.js'
 
 /** The bounds of what inspect prints of a value. */
 export const DISPLAY = {
@@ -17,11 +18,22 @@ export const DISPLAY = {
   stringLength: 200,
 } as const
 
+// What util.inspect passes a custom inspect function, besides the options it was given.
+type Stylize = InspectOptions & { stylize(text: string, style: string): string }
+
 class LargeBigint {
   constructor(private readonly value: bigint) {}
-  [inspectValue.custom](): string {
+  [inspectValue.custom](_depth: number, options: Stylize): string {
     const { bits, digits, hex } = bigintSize(this.value)
-    return `[BigInt of ${bits.toLocaleString('en-US')} bits (${digits.toLocaleString('en-US')} digits): ${hex}]`
+    return options.stylize(`[BigInt of ${bits.toLocaleString('en-US')} bits (${digits.toLocaleString('en-US')} digits): ${hex}]`, 'bigint')
+  }
+}
+
+// util.inspect writes a RegExp's source as it is: control characters and all.
+class ShownRegExp {
+  constructor(private readonly value: RegExp) {}
+  [inspectValue.custom](_depth: number, options: Stylize): string {
+    return options.stylize(safeText(String(this.value)), 'regexp')
   }
 }
 
@@ -57,6 +69,7 @@ function displayCopy(value: unknown, level: number): unknown {
     return out
   }
   if (value instanceof Map) return new Map([...value].map(([k, v], i) => (i < DISPLAY.items ? [displayCopy(k, level + 1), displayCopy(v, level + 1)] : [k, v])))
+  if (value instanceof RegExp) return new ShownRegExp(value)
   if (value instanceof Set) return new Set([...value].map((v, i) => (i < DISPLAY.items ? displayCopy(v, level + 1) : v)))
   const proto = Object.getPrototypeOf(value) as unknown
   if (proto === Object.prototype || proto === null) return copyObject(value, level)
@@ -66,11 +79,12 @@ function displayCopy(value: unknown, level: number): unknown {
 /**
  * A decoded value as inspect prints it: util.inspect within {@link DISPLAY}'s bounds, an object's
  * keys past the first 100 counted, and a BigInt of more than 1,024 bits shown by its size and hex
- * digits (bigint-size.ts).
+ * digits (bigint-size.ts); control and format characters escaped (safe-text.ts), in RegExps too.
  * @param value - a decoded value.
  * @param colors - color it (on a terminal).
  * @returns the text, in time and length bounded by the bounds (and linear in the value's size).
  */
 export function displayValue(value: unknown, colors: boolean): string {
-  return inspectValue(displayCopy(value, 0), { depth: DISPLAY.depth, colors, maxArrayLength: DISPLAY.items, maxStringLength: DISPLAY.stringLength, breakLength: 100, sorted: false })
+  const text = inspectValue(displayCopy(value, 0), { depth: DISPLAY.depth, colors, maxArrayLength: DISPLAY.items, maxStringLength: DISPLAY.stringLength, breakLength: 100, sorted: false })
+  return safeDisplay(text, colors)
 }
