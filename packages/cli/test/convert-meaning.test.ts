@@ -2,6 +2,7 @@
 // hold exactly, or whose objects repeat a key, is left as it is and listed with the reason.
 import { decode } from '@stowage/core'
 import { describe, expect, inject, it } from 'vitest'
+import { jsonMeaningChange } from '../src/convert/json-meaning.js'
 import { redisClient, runCli, uniquePrefix } from './run-cli.js'
 
 // Each is valid JSON that JSON.parse reads as something else than its text says, or that readers
@@ -23,7 +24,7 @@ const CHANGED = {
 // to exactly what JSON.parse reads.
 const KEPT = {
   shortest: '{"f":0.1,"g":-2.5e-7,"h":1e+300,"i":1.7976931348623157e308,"max":9007199254740991,"min":-9007199254740991}',
-  floats: '[0.30000000000000004, 1.5, -0.0, 1e21, 5e-324]',
+  floats: '[0.30000000000000004, 1.5, -0.0, 1e21, 5e-324, 12.99, 0.000000000000001, -123456789.012345]',
   proto: '{"__proto__":{"x":1},"a":"\\ud800 lone surrogate kept"}',
   keysApart: '[{"a":1},{"a":2},{"b":{"a":3}}]',
 } as const
@@ -55,6 +56,22 @@ describe('stowage convert keeps what values mean', () => {
     const text = await runCli(['convert', url, '--match', `${p}changed:big*`])
     expect(text.stdout).toMatch(/kept as JSON\s+2 \(refused: converting would change what they mean, or the codec refuses them\)/)
     expect(text.stdout).toContain(`Refused (left as JSON)\n  "${p}changed:big`)
+  })
+
+  it('never refuses a number as JSON.stringify writes it, but for integers beyond 2^53 (the check convert runs on every value)', () => {
+    let seed = 21
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+    const numbers: number[] = []
+    for (let i = 0; i < 20_000; i++) {
+      const bits = new DataView(new ArrayBuffer(8))
+      bits.setUint32(0, Math.floor(random() * 2 ** 32))
+      bits.setUint32(4, Math.floor(random() * 2 ** 32))
+      const any = bits.getFloat64(0)
+      if (Number.isFinite(any)) numbers.push(any)
+      numbers.push(Math.round((random() - 0.5) * 2 ** 54) || 1, (random() - 0.5) * 10 ** Math.floor(random() * 40 - 20), Math.round(random() * 1e6) / 100)
+    }
+    const text = JSON.stringify(numbers.filter((n) => Number.isSafeInteger(n) || !Number.isInteger(n) || Math.abs(n) >= 2 ** 53 && String(n).includes('e')))
+    expect(jsonMeaningChange(text)).toBeUndefined()
   })
 
   it('refuses a value that starts with a byte order mark as not JSON (JSON.parse refuses it too)', async () => {

@@ -6,6 +6,27 @@ import { numberMeaningChange } from './json-numbers.js'
 
 const NUMBER_TOKEN = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y
 
+/** Keys of an object looked up in a list; past this many, in a Set. */
+const SMALL_OBJECT = 16
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39
+}
+
+// Adds a key to the keys seen in an object; false when it was there already.
+function addKey(frame: Frame, key: string): boolean {
+  const keys = (frame.keys ??= [])
+  if (Array.isArray(keys)) {
+    if (keys.includes(key)) return false
+    keys.push(key)
+    if (keys.length > SMALL_OBJECT) frame.keys = new Set(keys)
+    return true
+  }
+  if (keys.has(key)) return false
+  keys.add(key)
+  return true
+}
+
 /** The longest path to a value named in a reason; a deeper one is cut in its middle. */
 const PATH_LENGTH = 120
 
@@ -13,10 +34,9 @@ interface Frame {
   readonly object: boolean
   /** Array: the index of the current element. Object: unused. */
   index: number
-  /** Object: the current key, and the keys seen so far (made at the second key). */
+  /** Object: the current key, and the keys seen so far (a Set past SMALL_OBJECT keys). */
   key: string
-  keys?: Set<string>
-  first?: string
+  keys?: string[] | Set<string>
   /** Object: the next string is a key. */
   expectKey: boolean
 }
@@ -69,18 +89,32 @@ export function jsonMeaningChange(text: string): string | undefined {
         const key = raw.includes('\\') ? (JSON.parse(text.slice(i, end)) as string) : raw
         top.expectKey = false
         top.key = key
-        if (top.first === undefined) top.first = key
-        else {
-          top.keys ??= new Set([top.first])
-          if (top.keys.has(key)) {
-            stack.pop()
-            return `${pathOf(stack)}: the key ${JSON.stringify(key)} appears twice: JSON.parse keeps the last, other readers the first`
-          }
-          top.keys.add(key)
+        if (!addKey(top, key)) {
+          stack.pop()
+          return `${pathOf(stack)}: the key ${JSON.stringify(key)} appears twice: JSON.parse keeps the last, other readers the first`
         }
       }
       i = end
     } else if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
+      // The common cases first, without a slice: an integer of at most 15 digits (not -0), and a
+      // fraction (not all zeros) of at most 15 digits in all, are exact in a double and keep their
+      // kind (any decimal of 15 digits comes back from the nearest double: DBL_DIG).
+      const digits = c === 0x2d ? i + 1 : i
+      let j = digits
+      while (isDigit(text.charCodeAt(j))) j++
+      let next = text.charCodeAt(j)
+      if (next === 0x2e /* . */) {
+        let nonZero = false
+        for (j++; isDigit(text.charCodeAt(j)); j++) nonZero ||= text.charCodeAt(j) !== 0x30
+        next = text.charCodeAt(j)
+        if (nonZero && j - digits <= 16 && next !== 0x65 && next !== 0x45) {
+          i = j
+          continue
+        }
+      } else if (j - digits <= 15 && next !== 0x65 && next !== 0x45 && !(c === 0x2d && j - digits === 1 && text.charCodeAt(digits) === 0x30)) {
+        i = j
+        continue
+      }
       NUMBER_TOKEN.lastIndex = i
       NUMBER_TOKEN.test(text)
       const token = text.slice(i, NUMBER_TOKEN.lastIndex)

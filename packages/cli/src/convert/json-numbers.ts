@@ -51,8 +51,10 @@ export function numberMeaningChange(text: string): string | undefined {
   // Every integer of up to 15 digits is an exact, safe double; -0 aside, nothing to check.
   if (SHORT_INTEGER.test(text) && text !== '-0') return undefined
   const n = Number(text)
-  const integerText = !/[.eE]/.test(text)
   const shortest = String(n)
+  // Written as JSON.stringify writes it (nearly every value): exact; only its kind is to check.
+  if (shortest === text && (Number.isSafeInteger(n) ? !text.includes('.') : text.includes('.') || text.includes('e'))) return undefined
+  const integerText = !/[.eE]/.test(text)
   if (integerText) {
     if (text === '-0') return '-0 is the integer 0 to most JSON readers, and would be stored as the float -0 (what JavaScript reads)'
     if (!Number.isSafeInteger(n)) {
