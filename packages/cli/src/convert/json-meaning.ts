@@ -2,6 +2,7 @@
 // than other readers do: numbers a double cannot hold as written (json-numbers.ts), and a key that
 // appears twice in one object (JSON.parse keeps the last, many readers the first or refuse it).
 // A loop with its own stack, not recursion, so any depth is walked.
+import { DEFAULT_MAX_DEPTH } from '@stowage/core'
 import { numberMeaningChange } from './json-numbers.js'
 
 const NUMBER_TOKEN = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y
@@ -64,15 +65,19 @@ function stringEnd(text: string, start: number): number {
  * number that JSON.parse does not read as written or that would change kind, or the first object
  * with a key twice, with where it sits (`$.a[1].b`).
  * @param text - JSON text that JSON.parse accepts.
+ * @param depthLimit - stop, with a LIMIT_EXCEEDED reason, past this many levels of nesting: the
+ *   codec refuses such a value anyway, and finding where it is too deep takes it seconds for a
+ *   million levels. Defaults to no limit.
  * @returns the reason, or `undefined` when every reader reads the converted value as before.
  */
-export function jsonMeaningChange(text: string): string | undefined {
+export function jsonMeaningChange(text: string, depthLimit = Infinity): string | undefined {
   const stack: Frame[] = []
   let i = 0
   while (i < text.length) {
     const c = text.charCodeAt(i)
     const top = stack[stack.length - 1]
     if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      if (stack.length >= depthLimit) return `LIMIT_EXCEEDED: the value is nested deeper than maxDepth (${DEFAULT_MAX_DEPTH}): more than ${depthLimit} levels in its text`
       stack.push({ object: c === 0x7b, index: 0, key: '', expectKey: c === 0x7b })
       i++
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {

@@ -1,4 +1,4 @@
-import { encode, inspect, StowageError } from '@stowage/core'
+import { DEFAULT_MAX_DEPTH, encode, inspect, StowageError } from '@stowage/core'
 import { isManifest } from '../scan/classify.js'
 import { jsonMeaningChange } from './json-meaning.js'
 import { redisNumber } from './redis-number.js'
@@ -34,6 +34,11 @@ function cut(text: string): string {
   return text.length <= REASON_LENGTH ? text : `${text.slice(0, REASON_LENGTH - 60)} … ${text.slice(-50)}`
 }
 
+// Nesting in the text past which a value is refused before the codec sees it: the codec counts
+// every array and object of the text as a level at least (RECORDS tables as two), so it refuses
+// any value this deep, but naming where takes it seconds for a million levels.
+const TEXT_DEPTH_LIMIT = 2 * DEFAULT_MAX_DEPTH
+
 // Strict UTF-8, and a byte order mark kept in the text: JSON.parse refuses it, as an
 // application's own JSON.parse of the string would.
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
@@ -62,7 +67,7 @@ export function planValue(value: Uint8Array): ValuePlan {
   } catch (e) {
     return { action: 'invalid', reason: cut(e instanceof Error ? e.message : String(e)) }
   }
-  const change = jsonMeaningChange(text)
+  const change = jsonMeaningChange(text, TEXT_DEPTH_LIMIT)
   if (change !== undefined) return { action: 'keep-json', reason: change }
   try {
     return { action: 'convert', envelope: encode(parsed) }
