@@ -7,6 +7,7 @@ import { writeOutput } from '../io/write-output.js'
 import { createProgress, type ProgressMode } from '../progress/progress.js'
 import { connectRedis } from '../redis/connect.js'
 import { onInterrupt } from '../run/interrupt.js'
+import { safeJson } from '../format/safe-text.js'
 
 /** Options of `stowage convert`; the CLI gives each its default. */
 export interface ConvertOptions {
@@ -49,7 +50,7 @@ export async function convertCommand(url: string, options: ConvertOptions): Prom
     progress.stop()
     const report: ConvertReport = { server: redis.label, match: options.match, dryRun: options.dryRun === true, end, elapsedMs: Math.round(performance.now() - started), ...stats }
     if (error) reportFailure(error)
-    await writeOutput(options.json ? JSON.stringify(report, null, 2) + '\n' : convertReportText(report), undefined, false)
+    await writeOutput(options.json ? safeJson(JSON.stringify(report, null, 2)) + '\n' : convertReportText(report), undefined, false)
     return end === 'complete' ? ExitCode.OK : end === 'interrupted' ? ExitCode.INTERRUPTED : ExitCode.REDIS
   } finally {
     interrupt.dispose()

@@ -3,6 +3,7 @@ import { ExitCode } from '../errors/exit-codes.js'
 import { toJsonData } from '../format/tagged-json.js'
 import { readInput } from '../io/read-input.js'
 import { writeOutput } from '../io/write-output.js'
+import { safeJson } from '../format/safe-text.js'
 
 /** Options of `stowage decode`. */
 export interface DecodeOptions {
@@ -26,6 +27,6 @@ export interface DecodeOptions {
 export async function decodeCommand(input: string | undefined, options: DecodeOptions): Promise<ExitCode> {
   const value = decode(await readInput(input ?? '-'))
   const data = toJsonData(value, options.tagged === true)
-  await writeOutput(JSON.stringify(data, null, options.indent ?? 2) + '\n', options.output, false)
+  await writeOutput(safeJson(JSON.stringify(data, null, options.indent ?? 2)) + '\n', options.output, false)
   return ExitCode.OK
 }

@@ -1,4 +1,5 @@
 import { ExitCode } from '../errors/exit-codes.js'
+import { safeJson, safeText } from '../format/safe-text.js'
 import { inspectBytes } from '../inspect/inspect-bytes.js'
 import { inspectionJson, inspectionText } from '../inspect/print-inspection.js'
 import { readEnvelope } from '../inspect/read-envelope.js'
@@ -22,10 +23,10 @@ export interface InspectOptions {
 export async function inspectCommand(source: string, key: string | undefined, field: string | undefined, options: InspectOptions): Promise<ExitCode> {
   const read = await readEnvelope(source, key, field)
   const found = inspectBytes(read.bytes)
-  if (options.json) await writeOutput(JSON.stringify(inspectionJson(read.source, found), null, 2) + '\n', undefined, false)
+  if (options.json) await writeOutput(safeJson(JSON.stringify(inspectionJson(read.source, found), null, 2)) + '\n', undefined, false)
   else await writeOutput(inspectionText(read.source, found, process.stdout.isTTY === true), undefined, false)
   if (found.error) {
-    process.stderr.write(`stowage: ${found.error.code}: ${found.error.message}\n`)
+    process.stderr.write(`stowage: ${found.error.code}: ${safeText(found.error.message)}\n`)
     return ExitCode.FAILED
   }
   return ExitCode.OK

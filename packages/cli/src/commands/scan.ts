@@ -7,6 +7,7 @@ import { onInterrupt } from '../run/interrupt.js'
 import { buildScanReport, scanReportText } from '../scan/scan-report.js'
 import { scanKeys } from '../scan/scan-keys.js'
 import { ScanStats } from '../scan/scan-stats.js'
+import { safeJson } from '../format/safe-text.js'
 
 /** Options of `stowage scan`; the CLI gives each its default. */
 export interface ScanOptions {
@@ -51,7 +52,7 @@ export async function scanCommand(url: string, options: ScanOptions): Promise<Ex
     const report = buildScanReport(stats, { server: redis.label, match: options.match, end, elapsedMs: performance.now() - started, dbsize })
     if (error) reportFailure(error)
     if (end === 'interrupted') process.stderr.write('stowage: interrupted: the report covers the keys scanned so far\n')
-    await writeOutput(options.json ? JSON.stringify(report, null, 2) + '\n' : scanReportText(report), undefined, false)
+    await writeOutput(options.json ? safeJson(JSON.stringify(report, null, 2)) + '\n' : scanReportText(report), undefined, false)
     return end === 'complete' ? ExitCode.OK : end === 'interrupted' ? ExitCode.INTERRUPTED : ExitCode.REDIS
   } finally {
     interrupt.dispose()

@@ -1,11 +1,11 @@
-import { encode, inspect } from '@stowage/core'
+import { StowageError, StowageErrorCode } from '@stowage/core'
 import type { Progress } from '../progress/progress.js'
 import type { RedisConnection } from '../redis/connect.js'
 import { isReplyError } from '../redis/connect.js'
-import { isManifest } from '../scan/classify.js'
 import { RateLimit } from '../run/rate-limit.js'
 import type { RunEnd } from '../run/run-end.js'
 import { INVALID_LIST_SIZE, type ConvertStats } from './convert-stats.js'
+import { planValue } from './plan-value.js'
 import { defineSwap, type SwapClient } from './swap-script.js'
 
 /** Options of {@link convertKeys}. */
@@ -23,22 +23,16 @@ export interface ConvertKeysOptions {
 
 type Reply = [Error | null, unknown]
 
+function isRedisFailure(e: unknown): boolean {
+  if (StowageError.isInstance(e)) return e.code === StowageErrorCode.STORE_ERROR
+  return !(e instanceof TypeError || e instanceof RangeError || e instanceof SyntaxError || e instanceof ReferenceError)
+}
+
 function check(reply: Reply | undefined): unknown {
   if (reply === undefined) throw new Error('a pipeline reply is missing')
   const [error, value] = reply
   if (error !== null && !isReplyError(error)) throw error
   return error === null ? value : undefined
-}
-
-function isEnvelope(value: Buffer): boolean {
-  if (value[0] !== 0xc1) return false
-  if (isManifest(value)) return true
-  try {
-    inspect(value)
-    return true
-  } catch {
-    return false
-  }
 }
 
 /**
@@ -49,31 +43,33 @@ function isEnvelope(value: Buffer): boolean {
  * @param redis - the connection.
  * @param stats - where to count.
  * @param options - see {@link ConvertKeysOptions}.
- * @returns how it ended, and the Redis failure when Redis went away.
+ * @returns how it ended, and the Redis failure when Redis went away or refused a command.
+ * @throws what is not a Redis failure (a fault of the CLI), rather than blame Redis for it.
  */
 export async function convertKeys(redis: RedisConnection, stats: ConvertStats, options: ConvertKeysOptions): Promise<{ end: RunEnd; error?: Error }> {
   const client = defineSwap(redis.client)
   const limit = new RateLimit(options.rate, options.signal)
-  const utf8 = new TextDecoder('utf-8', { fatal: true })
   let cursor = '0'
   try {
     do {
       const [next, keys] = await client.scanBuffer(cursor, 'MATCH', options.match, 'COUNT', options.batch)
       cursor = next.toString()
       stats.scanned += keys.length
-      if (keys.length > 0) await convertBatch(client, stats, keys, options.dryRun, utf8)
-      options.progress.update(stats.scanned, `${stats.converted.toLocaleString('en-US')} converted, ${stats.alreadyStowage.toLocaleString('en-US')} already Stowage, ${stats.invalid.toLocaleString('en-US')} refused`)
+      if (keys.length > 0) await convertBatch(client, stats, keys, options.dryRun)
+      options.progress.update(stats.scanned, `${stats.converted.toLocaleString('en-US')} converted, ${stats.alreadyStowage.toLocaleString('en-US')} already Stowage, ${(stats.invalid + stats.keptAsJson).toLocaleString('en-US')} refused`)
       if (cursor === '0') return { end: 'complete' }
       if (options.signal.aborted) return { end: 'interrupted' }
       await limit.pace(stats.scanned)
     } while (!options.signal.aborted)
     return { end: 'interrupted' }
   } catch (e) {
+    // Only Redis is blamed for Redis: a value never throws here (planValue), and anything else is a fault of the CLI, reported as such.
+    if (!isRedisFailure(e)) throw e
     return { end: isReplyError(e) ? 'redis-error' : 'redis-gone', error: redis.failure(e) }
   }
 }
 
-async function convertBatch(client: SwapClient, stats: ConvertStats, keys: Buffer[], dryRun: boolean, utf8: TextDecoder): Promise<void> {
+async function convertBatch(client: SwapClient, stats: ConvertStats, keys: Buffer[], dryRun: boolean): Promise<void> {
   const read = client.pipeline()
   for (const key of keys) {
     read.getBuffer(key)
@@ -87,16 +83,20 @@ async function convertBatch(client: SwapClient, stats: ConvertStats, keys: Buffe
     const memory = (check(replies[2 * i + 1]) as number | null | undefined) ?? 0
     if (error !== null) return void stats.notStrings++ // WRONGTYPE: a hash, list, …
     if (value === null || value === undefined) return void stats.changedMeanwhile++ // deleted or expired since SCAN
-    if (isEnvelope(value)) return void stats.alreadyStowage++
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(utf8.decode(value))
-    } catch (e) {
+    const plan = planValue(value)
+    if (plan.action === 'already-stowage') return void stats.alreadyStowage++
+    if (plan.action === 'counter') return void stats.counters++
+    if (plan.action === 'invalid') {
       stats.invalid++
-      if (stats.invalidKeys.length < INVALID_LIST_SIZE) stats.invalidKeys.push({ key: key.toString(), reason: e instanceof SyntaxError ? e.message : 'not UTF-8' })
+      if (stats.invalidKeys.length < INVALID_LIST_SIZE) stats.invalidKeys.push({ key: key.toString(), reason: plan.reason })
       return
     }
-    writes.push({ key, before: value, after: encode(parsed), memory })
+    if (plan.action === 'keep-json') {
+      stats.keptAsJson++
+      if (stats.keptAsJsonKeys.length < INVALID_LIST_SIZE) stats.keptAsJsonKeys.push({ key: key.toString(), reason: plan.reason })
+      return
+    }
+    writes.push({ key, before: value, after: plan.envelope, memory })
   })
   if (dryRun) {
     for (const w of writes) count(stats, w.before.length, w.after.length, w.memory, 0)

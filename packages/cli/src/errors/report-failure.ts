@@ -1,7 +1,9 @@
 import { StowageError, StowageErrorCode } from '@stowage/core'
+import { safeText } from '../format/safe-text.js'
 
 /**
- * Writes a failure to stderr as one line, `stowage: CODE: message`, never a stack trace: the code is
+ * Writes a failure to stderr as one line, `stowage: CODE: message`, never a stack trace, with any
+ * control or format character of the message (which may quote stored data) escaped: the code is
  * a `StowageErrorCode` (errors that are not Stowage's are reported as `INVALID_ARGUMENT` or, for
  * Redis, `STORE_ERROR` by the code that catches them).
  * @param error - anything thrown by a command.
@@ -9,7 +11,7 @@ import { StowageError, StowageErrorCode } from '@stowage/core'
  */
 export function reportFailure(error: unknown): string {
   const code = StowageError.isInstance(error) ? error.code : StowageErrorCode.INVALID_ARGUMENT
-  const message = error instanceof Error ? error.message : String(error)
+  const message = safeText(error instanceof Error ? error.message : String(error))
   process.stderr.write(`stowage: ${code}: ${message}\n`)
   return code
 }

@@ -2,6 +2,7 @@
 // sits; tagged mode writes it as `{ "$stowage": type, … }` objects that `fromTaggedJson` reads
 // back, so `decode --tagged | encode --tagged` round-trips every type the default codec knows.
 import { StowageError, StowageErrorCode } from '@stowage/core'
+import { bigintSize, printsWhole } from './bigint-size.js'
 
 /** The key that marks a tagged value. */
 export const TAG = '$stowage'
@@ -40,10 +41,13 @@ function typeName(value: object): string {
  * @param value - a value from `decode`.
  * @param tagged - write what JSON cannot hold as tagged objects (else refuse it).
  * @param path - where `value` sits, for messages. Defaults to `$`.
+ * @param bigints - `whole`: every BigInt with all its digits; `partial` (tagged only, for
+ *   inspect): a BigInt of more than 1,024 bits as `{"$stowage":"bigint","bits","digits","hex","partial":true}`,
+ *   never written out in decimal (bigint-size.ts). Defaults to `whole`.
  * @returns JSON data (`JSON.stringify` writes it exactly).
  * @throws {StowageError} UNSUPPORTED_TYPE, in strict mode, at the first value JSON cannot hold (its path in the message).
  */
-export function toJsonData(value: unknown, tagged: boolean, path = '$'): Json {
+export function toJsonData(value: unknown, tagged: boolean, path = '$', bigints: 'whole' | 'partial' = 'whole'): Json {
   if (value === null || typeof value === 'boolean' || typeof value === 'string') return value
   if (typeof value === 'number') {
     if (Number.isFinite(value) && !Object.is(value, -0)) return value
@@ -55,23 +59,24 @@ export function toJsonData(value: unknown, tagged: boolean, path = '$'): Json {
     return { [TAG]: 'undefined' }
   }
   if (typeof value === 'bigint') {
-    if (!tagged) throw unsupported(path, `the BigInt ${value}n`)
+    if (!tagged) throw unsupported(path, printsWhole(value) ? `the BigInt ${value}n` : `a BigInt of ${bigintSize(value).bits} bits`)
+    if (bigints === 'partial' && !printsWhole(value)) return { [TAG]: 'bigint', ...bigintSize(value), partial: true }
     return { [TAG]: 'bigint', value: value.toString() }
   }
   if (typeof value !== 'object') throw unsupported(path, typeof value)
-  if (Array.isArray(value)) return value.map((item, i) => toJsonData(item, tagged, `${path}[${i}]`))
+  if (Array.isArray(value)) return value.map((item, i) => toJsonData(item, tagged, `${path}[${i}]`, bigints))
   const proto = Object.getPrototypeOf(value) as unknown
   if (proto === Object.prototype || proto === null) {
     const out: { [key: string]: Json } = {}
     for (const key of Object.keys(value)) {
-      Object.defineProperty(out, key, { value: toJsonData((value as Record<string, unknown>)[key], tagged, `${path}.${key}`), enumerable: true, writable: true, configurable: true })
+      Object.defineProperty(out, key, { value: toJsonData((value as Record<string, unknown>)[key], tagged, `${path}.${key}`, bigints), enumerable: true, writable: true, configurable: true })
     }
     return tagged && Object.hasOwn(value, TAG) ? { [TAG]: 'object', value: out } : out
   }
   if (!tagged) throw unsupported(path, `a ${typeName(value)}`)
   if (value instanceof Date) return { [TAG]: 'Date', value: Number.isNaN(value.getTime()) ? null : value.toISOString() }
-  if (value instanceof Map) return { [TAG]: 'Map', value: [...value].map(([k, v], i) => [toJsonData(k, true, `${path}<key ${i}>`), toJsonData(v, true, `${path}<value ${i}>`)]) }
-  if (value instanceof Set) return { [TAG]: 'Set', value: [...value].map((v, i) => toJsonData(v, true, `${path}<member ${i}>`)) }
+  if (value instanceof Map) return { [TAG]: 'Map', value: [...value].map(([k, v], i) => [toJsonData(k, true, `${path}<key ${i}>`, bigints), toJsonData(v, true, `${path}<value ${i}>`, bigints)]) }
+  if (value instanceof Set) return { [TAG]: 'Set', value: [...value].map((v, i) => toJsonData(v, true, `${path}<member ${i}>`, bigints)) }
   if (value instanceof RegExp) return { [TAG]: 'RegExp', source: value.source, flags: value.flags }
   if (value instanceof ArrayBuffer) return { [TAG]: 'ArrayBuffer', base64: base64(value) }
   if (value instanceof DataView) return { [TAG]: 'DataView', base64: base64(value) }

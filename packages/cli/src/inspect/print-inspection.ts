@@ -1,14 +1,16 @@
-import { inspect as inspectValue } from 'node:util'
 import { failureJson } from '../errors/report-failure.js'
 import { toJsonData } from '../format/tagged-json.js'
+import { quote, safeText } from '../format/safe-text.js'
 import { formatBytes, formatCount, formatDuration, formatRatio } from '../format/units.js'
 import type { EnvelopeSource } from './read-envelope.js'
+import { displayValue } from './display-value.js'
 import type { Inspection } from './inspect-bytes.js'
 
 const COMPRESSION_NAMES = { none: 'none', 'deflate-raw': 'raw deflate', 'deflate-raw-dictionary': 'raw deflate with a preset dictionary' } as const
 
 /**
- * The inspection as JSON data (`inspect --json`); the value in tagged JSON (see tagged-json.ts).
+ * The inspection as JSON data (`inspect --json`); the value in tagged JSON (see tagged-json.ts),
+ * a BigInt of more than 1,024 bits by its size and hex digits.
  * @param source - where the bytes came from.
  * @param found - what inspectBytes found.
  * @returns an object for JSON.stringify.
@@ -30,13 +32,14 @@ export function inspectionJson(source: EnvelopeSource, found: Inspection): Recor
     crc: found.crc,
     jsonBytes: found.jsonBytes ?? null,
     ratioToJson: found.jsonBytes && h ? h.byteLength / found.jsonBytes : null,
-    ...(found.decoded ? { value: toJsonData(found.value, true) } : {}),
+    ...(found.decoded ? { value: toJsonData(found.value, true, '$', 'partial') } : {}),
     error: found.error ? failureJson(found.error) : null,
   }
 }
 
 /**
- * The inspection for people: header, Redis facts, ratio to JSON and the value with its types.
+ * The inspection for people: header, Redis facts, ratio to JSON and the value with its types;
+ * stored data (key, tags, value, messages) with control and format characters escaped.
  * @param source - where the bytes came from.
  * @param found - what inspectBytes found.
  * @param colors - color the value (on a terminal).
@@ -44,7 +47,7 @@ export function inspectionJson(source: EnvelopeSource, found: Inspection): Recor
  */
 export function inspectionText(source: EnvelopeSource, found: Inspection, colors: boolean): string {
   const lines: Array<[string, string]> = []
-  lines.push(['source', source.kind === 'redis' ? `${source.location} key ${JSON.stringify(source.key)}${source.field === undefined ? '' : ` field ${JSON.stringify(source.field)}`}` : source.kind === 'stdin' ? 'standard input' : source.location])
+  lines.push(['source', source.kind === 'redis' ? `${safeText(source.location)} key ${quote(source.key ?? '')}${source.field === undefined ? '' : ` field ${quote(source.field)}`}` : source.kind === 'stdin' ? 'standard input' : safeText(source.location)])
   if (source.redis) {
     const r = source.redis
     lines.push(['TTL', r.ttlMs === null ? 'none (the key does not expire)' : `${formatCount(r.ttlMs)} ms (${formatDuration(r.ttlMs)}, expires ${new Date(Date.now() + r.ttlMs).toISOString()})`])
@@ -58,7 +61,7 @@ export function inspectionText(source: EnvelopeSource, found: Inspection, colors
     if (h.dictionaryId !== undefined) lines.push(['dictionary id', `0x${h.dictionaryId.toString(16).padStart(8, '0')}`])
     lines.push(['schema version', h.schemaVersion === undefined ? 'none (0)' : String(h.schemaVersion)])
     lines.push(['fresh until', h.freshUntil === undefined ? 'none' : `${new Date(h.freshUntil).toISOString()} (${h.freshUntil})`])
-    lines.push(['tags', h.tags ? [...h.tags].map(([tag, gen]) => `${tag}@${gen}`).join(', ') : 'none'])
+    lines.push(['tags', h.tags ? [...h.tags].map(([tag, gen]) => `${safeText(tag)}@${gen}`).join(', ') : 'none'])
     lines.push(['envelope', `${formatCount(h.byteLength)} B`])
     lines.push(['payload', `${formatCount(h.payloadLength)} B of MessagePack${h.compression === 'none' ? '' : ` (inflated; stored ${formatRatio(h.byteLength / Math.max(1, h.payloadLength))}×)`}`])
     lines.push(['CRC-32', found.crc === 'ok' ? 'ok' : found.crc === 'mismatch' ? 'MISMATCH: the bytes were damaged' : 'not checked'])
@@ -66,11 +69,11 @@ export function inspectionText(source: EnvelopeSource, found: Inspection, colors
   if (found.jsonBytes !== undefined && h) {
     lines.push(['as JSON', `${formatCount(found.jsonBytes)} B: the envelope is ${formatRatio(h.byteLength / Math.max(1, found.jsonBytes))}× the equivalent JSON (${formatBytes(found.jsonBytes)} → ${formatBytes(h.byteLength)})`])
   }
-  if (found.error) lines.push(['error', `${found.error.code}: ${found.error.message}`])
+  if (found.error) lines.push(['error', `${found.error.code}: ${safeText(found.error.message)}`])
   const width = Math.max(...lines.map(([k]) => k.length))
   let text = lines.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n') + '\n'
   if (found.decoded) {
-    text += `\nvalue:\n${inspectValue(found.value, { depth: 8, colors, maxArrayLength: 20, maxStringLength: 200, breakLength: 100, sorted: false })}\n`
+    text += `\nvalue:\n${displayValue(found.value, colors)}\n`
   }
   return text
 }

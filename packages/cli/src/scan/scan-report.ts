@@ -3,6 +3,7 @@ import { estimateRatio } from './ratio-estimate.js'
 import type { RunEnd } from '../run/run-end.js'
 import type { ScanStats } from './scan-stats.js'
 import type { LargeKey } from './top-keys.js'
+import { quote, safeText } from '../format/safe-text.js'
 
 /** The `scan` report as data (`scan --json` prints exactly this). */
 export interface ScanReport {
@@ -107,7 +108,7 @@ const KIND_NAMES: Record<string, string> = { stowage: 'Stowage envelopes', json:
 export function scanReportText(r: ScanReport): string {
   const out: string[] = []
   const state = { complete: 'complete', interrupted: 'INTERRUPTED: a partial report', 'redis-gone': 'REDIS WENT AWAY: a partial report', 'redis-error': 'REDIS REFUSED A COMMAND: a partial report' }[r.end]
-  out.push(`stowage scan ${r.server}${r.match === null ? '' : ` --match ${r.match}`}: ${state}`)
+  out.push(safeText(`stowage scan ${r.server}${r.match === null ? '' : ` --match ${r.match}`}: ${state}`))
   out.push(`${formatCount(r.keys)} keys (DBSIZE ${formatCount(r.dbsize)}) in ${formatDuration(r.elapsedMs)}, ${formatCount(r.keysPerSecond)} keys/s; ${formatBytes(r.memory)} in all (MEMORY USAGE)${r.vanished ? `; ${formatCount(r.vanished)} keys vanished while scanned` : ''}`)
   out.push('')
   const rows = [['kind', 'keys', 'share', 'memory', 'share', 'value bytes']]
@@ -148,6 +149,6 @@ export function scanReportText(r: ScanReport): string {
 }
 
 function truncateKey(key: string): string {
-  const printable = JSON.stringify(key).slice(1, -1)
+  const printable = quote(key).slice(1, -1)
   return printable.length > 60 ? `${printable.slice(0, 57)}...` : printable
 }
