@@ -29,6 +29,7 @@ describe('stowage convert', () => {
     const p = uniquePrefix('convert')
     await dataSet(client, p)
     const ttlsBefore = await Promise.all(Array.from({ length: 40 }, (_, i) => client.pttl(`${p}json:${i}`)))
+    const since = Date.now()
     const { code, stdout, stderr } = await runCli(['convert', url, '--match', `${p}*`, '--batch', '7', '--json'])
     expect(stderr).toBe('')
     expect(code).toBe(0)
@@ -42,9 +43,10 @@ describe('stowage convert', () => {
       expect(inspect(bytes).formatVersion).toBe(2)
       expect(decode(bytes)).toEqual(rows(100, i))
       const ttl = await client.pttl(`${p}json:${i}`)
-      // The TTL was kept, not reset: within a second of what it was, counting down.
+      // The TTL was kept, not reset: counting down from what it was, by no more than the time that
+      // passed (a loaded machine makes that seconds, so it is measured, not assumed).
       expect(ttl).toBeLessThanOrEqual(ttlsBefore[i]!)
-      expect(ttlsBefore[i]! - ttl).toBeLessThan(1000)
+      expect(ttlsBefore[i]! - ttl).toBeLessThanOrEqual(Date.now() - since + 50)
     }
     expect(await client.pttl(`${p}forever:0`)).toBe(-1)
     expect(decode((await client.getBuffer(`${p}forever:3`))!)).toEqual({ n: 3, name: 'item 3' })
