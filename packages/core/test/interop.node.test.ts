@@ -8,7 +8,7 @@ import { bindApi } from '../src/codec/api.js'
 import { platform as nodePlatform } from '../src/codec/platform/node.js'
 import { platform as portablePlatform } from '../src/codec/platform/portable.js'
 import { trainDictionaryWith } from '../src/codec/train-dictionary.js'
-import { goldenCompressedV1 } from './golden-vectors-v1.js'
+import { goldenCompressedV1, goldenVectorsV1 } from './golden-vectors-v1.js'
 import { goldenCheckedDictionaryEnvelope, goldenDictionaryEnvelope, goldenDictionaryText } from './golden-vectors.js'
 import { goldenValuesV3, goldenVectorsV3 } from './golden-vectors-v3.js'
 import { StowageError, StowageErrorCode } from '../src/index.js'
@@ -179,6 +179,23 @@ describe('FORMAT.md reference decoder (@msgpack/msgpack + the lines on the page)
     expect(() => reference(fromHex(goldenCheckedDictionaryEnvelope))).toThrow('no dictionary')
     const other = new TextEncoder().encode(goldenDictionaryText.replaceAll('write:comments', 'write:commxnts'))
     expect(() => reference(fromHex(goldenCheckedDictionaryEnvelope), new Map([[crc32(text), other]]))).toThrow('wrong dictionary')
+  })
+
+  it('refuses bytes after the deflate stream, checks the CRC before inflating, and refuses v1 __proto__ map keys as the page says', () => {
+    const deflated = node.createCodec({ compress: 'always' }).encode('abc'.repeat(100))
+    expect(reference(deflated).value).toBe('abc'.repeat(100))
+    // One byte appended after the stream, with a CRC made valid for it: refused all the same. (No
+    // metadata, compression 1: 4 fixed bytes and the payload length, then the CRC at 8.)
+    expect([...deflated.subarray(0, 4)]).toStrictEqual([0xc1, 2, 1, 0])
+    const appended = new Uint8Array(deflated.length + 1)
+    appended.set(deflated)
+    new DataView(appended.buffer).setUint32(8, crc32(appended.subarray(12), crc32(appended.subarray(0, 8))))
+    expect(() => reference(appended)).toThrow('wrong length')
+    // A damaged stream never reaches the inflater: the CRC fails first.
+    const damaged = deflated.slice()
+    damaged[damaged.length - 3] = 0xff
+    expect(() => reference(damaged)).toThrow('damaged')
+    expect(() => reference(fromHex(goldenVectorsV1['hostile keys'] as string))).toThrow('__proto__')
   })
 
   it('reads format version 1 envelopes too (CRC over the inflated payload)', () => {

@@ -6,7 +6,8 @@
  *   offset  size  field
  *   0       1     MAGIC 0xC1 (the one byte MessagePack never uses)
  *   1       1     format version (3, or 2 for values with few strings; readers also accept 1)
- *   2       1     compression id: 0 none, 1 raw deflate (RFC 1951), 2 raw deflate with a preset dictionary
+ *   2       1     compression id: 0 none, 1 raw deflate (RFC 1951), 2 raw deflate with a preset
+ *                 dictionary, 3 the same with the inflated payload's CRC-32
  *   3       1     flags: bit 0 = a schema version follows, bit 1 = a fresh-until time follows,
  *                 bit 2 = a tag stamp follows, bit 3 = an HTTP validator follows; bits 4-7
  *                 reserved, must be 0
@@ -14,9 +15,11 @@
  *   +       8     fresh until, uint64 ms since epoch  (only when flag bit 1 is set)
  *   +       …     tag stamp (tag-stamp.ts)            (only when flag bit 2 is set)
  *   +       …     HTTP validator (validator.ts)       (only when flag bit 3 is set)
- *   +       4     dictionary id, uint32               (only when compression = 2)
+ *   +       4     dictionary id, uint32               (only when compression = 2 or 3)
+ *   +       4     CRC-32 of the inflated payload      (only when compression = 3)
  *   +       4     uncompressed payload length, uint32 (only when compression != 0)
- *   +       4     CRC-32 (zlib's) of every header byte before it, then of the uncompressed payload
+ *   +       4     CRC-32 (zlib's) of every header byte before it, then of the payload as stored
+ *                 (deflated or not; version 1: of the inflated payload)
  *   +       …     payload, deflated when compression != 0: version 1 and 2, one MessagePack value;
  *                 version 3, a MessagePack bin (the string table: the value's strings, UTF-8, one
  *                 after another) then one MessagePack value whose strings are STRING references
