@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
-import { chromium } from '../../vitest.chromium.js'
+import { chromium } from '../../tools/browsers/vitest-chromium.js'
 
 // The portable tests again, in a real Chromium, with the portable platform file.
 export default defineConfig({

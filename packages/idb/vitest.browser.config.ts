@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config'
-import { chromium } from '../../vitest.chromium.js'
+import { chromium } from '../../tools/browsers/vitest-chromium.js'
 
 // The portable tests again, in a real Chromium.
 export default defineConfig({

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config'
-import { firefox } from '../../vitest.firefox.js'
+import { firefox } from '../../tools/browsers/vitest-firefox.js'
 
 // The portable tests again, in a real Firefox (firefox-esr over WebDriver BiDi).
 export default defineConfig({

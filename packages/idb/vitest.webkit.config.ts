@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config'
-import { webkit } from '../../vitest.webkit.js'
+import { webkit } from '../../tools/browsers/vitest-webkit.js'
 
 // The portable tests again, in a real WebKit (WebKitGTK MiniBrowser over WebDriver).
 export default defineConfig({

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config'
-import { chromium } from '../../vitest.chromium.js'
+import { chromium } from '../../tools/browsers/vitest-chromium.js'
 
 // A React + TanStack Query page and a Zustand store in a real Chromium, over its real IndexedDB,
 // and the portable tests again.

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright'
-import { chromiumLaunchOptions } from '../../../chromium.js'
+import { chromiumLaunchOptions } from '../../../tools/browsers/chromium.js'
 import type { FetchMethod } from './browser/fetch-page.js'
 import { worldCountries } from './real-data.js'
 

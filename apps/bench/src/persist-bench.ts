@@ -5,7 +5,7 @@
 //
 // Modes (`--mode page`, `--mode reload`, both by default; `--mode firefox`):
 // - in one page: save, then restore into a new client over a new connection;
-// - the same in one page of Firefox (firefox-esr over WebDriver BiDi, as vitest.firefox.ts);
+// - the same in one page of Firefox (firefox-esr over WebDriver BiDi, as tools/browsers/vitest-firefox.ts);
 // - after a real reload: save in a browser over a persistent profile, close it, measure the
 //   profile's IndexedDB folder, then restore in a new browser over the same profile (cold JIT,
 //   data read from disk).
@@ -21,7 +21,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type BrowserContext, type Page } from 'playwright'
 import puppeteer from 'puppeteer-core'
-import { chromiumLaunchOptions } from '../../../chromium.js'
+import { chromiumLaunchOptions } from '../../../tools/browsers/chromium.js'
 import type { PersistMethod, RestoreSample, SaveSample } from './browser/persist-page.js'
 import { webhookPayloads } from './real-data.js'
 
@@ -212,7 +212,7 @@ try {
   if (mode === 'firefox') {
     const browser = await puppeteer.launch({
       browser: 'firefox',
-      executablePath: process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr', // as vitest.firefox.ts
+      executablePath: process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr', // as tools/browsers/vitest-firefox.ts
       headless: true,
       extraPrefsFirefox: { 'network.captive-portal-service.enabled': false, 'network.connectivity-service.enabled': false },
     })

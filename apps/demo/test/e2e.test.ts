@@ -2,7 +2,7 @@
 // Chromium through Playwright. Also writes the screenshot README.md shows.
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { chromiumLaunchOptions } from '../../../chromium.js'
+import { chromiumLaunchOptions } from '../../../tools/browsers/chromium.js'
 import { chromium, type Browser, type Page } from 'playwright'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chooseRedis, type RedisChoice } from '../src/redis.js'

@@ -4,6 +4,7 @@
 import { checkStoreEntry as checkEntry, checkStoreKey as checkKey, createMemoryStore, Emitter, StowageError, StowageErrorCode, type Store, type StoreEntry, type StoreSetOptions } from '@stowage/core'
 import { openDatabase } from './open-database.js'
 import { memoryBackend, type Backend } from './backend.js'
+import type { IdbStoreEvents } from './events.js'
 import { PlainIdbStore } from './plain-idb-store.js'
 import { storeError, type StoreNames } from './records.js'
 
@@ -21,20 +22,6 @@ export interface IdbStoreOptions {
   readonly sweepInterval?: number
   /** When IndexedDB is missing, broken or blocked, keep working in memory (and say so by a `fallback` event). Defaults to `true`. */
   readonly fallback?: boolean
-}
-
-/** The events of an {@link IdbStore} and what their listeners receive. */
-export interface IdbStoreEvents {
-  /** The database is open (expired entries are swept a moment later, off the first reads' path). */
-  open: { readonly dbName: string; readonly storeName: string }
-  /** The sweep that follows opening has ended: expired entries are gone. */
-  swept: { readonly dbName: string; readonly storeName: string }
-  /** IndexedDB could not be used; the store now keeps entries in memory. */
-  fallback: { readonly reason: string; readonly error: unknown }
-  /** The connection was closed (a newer version in another tab, or the browser); the next call reopens it. */
-  reopen: { readonly reason: string }
-  /** Entries were evicted to stay within `maxBytes` or the browser's quota. */
-  evict: { readonly keys: readonly string[]; readonly reason: 'maxBytes' | 'quota' }
 }
 
 /** A {@link Store} over IndexedDB, with events and storage helpers. */

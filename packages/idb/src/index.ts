@@ -7,9 +7,9 @@ export {
   DEFAULT_PERSIST_TIMEOUT,
   type IdbPersistOptions,
   type IdbStore,
-  type IdbStoreEvents,
   type IdbStoreOptions,
 } from './idb-store.js'
+export type { IdbStoreEvents } from './events.js'
 export {
   fetchCached,
   fetchCachedWithInfo,

@@ -5,7 +5,7 @@ import { StowageError, StowageErrorCode, type Emitter, type StoreEntry } from '@
 import { ByteBudget } from './byte-budget.js'
 import { isQuotaError, run, storeError, type Db, type Row, type StoreNames, type Tx } from './records.js'
 import type { Backend } from './backend.js'
-import type { IdbStoreEvents } from './idb-store.js'
+import type { IdbStoreEvents } from './events.js'
 
 /** The value's own bytes as an exact-length ArrayBuffer (a view's buffer may hold much more). */
 function exactBuffer(value: Uint8Array): ArrayBuffer {

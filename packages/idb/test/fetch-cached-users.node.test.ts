@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumLaunchOptions } from '../../../chromium.js'
+import { chromiumLaunchOptions } from '../../../tools/browsers/chromium.js'
 import type { MeResult } from './pages/users.js'
 
 const here = dirname(fileURLToPath(import.meta.url))

@@ -4,7 +4,7 @@ import { build } from 'esbuild'
 import { createServer, type Server } from 'node:http'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { chromiumLaunchOptions } from '../../../chromium.js'
+import { chromiumLaunchOptions } from '../../../tools/browsers/chromium.js'
 import { chromium, type Browser, type Page } from 'playwright'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 

@@ -3,6 +3,7 @@ import { createCluster } from 'redis'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { checksum, readManifest, writeManifest } from '../src/chunks.js'
 import { createRedisStore } from '../src/index.js'
+import { connectClusters } from './clusters.js'
 import { ODD_KEYS } from './odd-keys.js'
 
 // Where a chunked value's chunks live, checked with Redis's own answers (CLUSTER KEYSLOT, SCAN),
@@ -12,13 +13,7 @@ let cluster: Cluster
 let nodeCluster: ReturnType<typeof createCluster>
 let raw: Redis
 beforeAll(async () => {
-  cluster = new Cluster(inject('clusterNodes'))
-  await new Promise<void>((resolve, reject) => {
-    cluster.once('ready', resolve)
-    cluster.once('error', reject)
-  })
-  nodeCluster = createCluster({ rootNodes: inject('clusterNodes').map(({ host, port }) => ({ url: `redis://${host}:${port}` })) })
-  await nodeCluster.connect()
+  ;({ cluster, nodeCluster } = await connectClusters())
   raw = new Redis(url)
 })
 afterAll(async () => {

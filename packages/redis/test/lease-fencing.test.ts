@@ -4,6 +4,7 @@ import { createCluster } from 'redis'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { createRedisLease, createRedisStore } from '../src/index.js'
 import { leaseKey } from '../src/redis-lease.js'
+import { connectClusters } from './clusters.js'
 import { ODD_KEYS } from './odd-keys.js'
 
 // A holder whose lease lapses while its loader still runs (a GC pause, a slow source): another
@@ -13,13 +14,7 @@ let cluster: Cluster
 let nodeCluster: ReturnType<typeof createCluster>
 beforeAll(async () => {
   raw = new Redis(inject('redisUrl'))
-  cluster = new Cluster(inject('clusterNodes'))
-  await new Promise<void>((resolve, reject) => {
-    cluster.once('ready', resolve)
-    cluster.once('error', reject)
-  })
-  nodeCluster = createCluster({ rootNodes: inject('clusterNodes').map(({ host, port }) => ({ url: `redis://${host}:${port}` })) })
-  await nodeCluster.connect()
+  ;({ cluster, nodeCluster } = await connectClusters())
 })
 afterAll(async () => {
   await raw.quit()
