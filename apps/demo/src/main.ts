@@ -18,7 +18,9 @@ else {
   console.log('  No Redis reachable: caching in memory (the embedded store).')
   console.log('  To use Redis: set REDIS_URL, or install redis-server (apt-get install redis-server), and restart.')
 }
-console.log('  Ctrl-C to stop.')
+// pnpm 12 starts each child in a process group of its own, so a signal to `pnpm demo`'s group
+// (or to pnpm alone, run in the background) may never reach this process: its pid is the sure way.
+console.log(`  Ctrl-C to stop (from elsewhere: kill ${process.pid}).`)
 console.log(line)
 
 let stopping = false
