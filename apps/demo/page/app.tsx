@@ -156,8 +156,15 @@ function Status() {
   )
 }
 
+// The country shown lives in the URL's fragment (#FRA), so a reload shows it again.
+const shownInUrl = () => (/^#[A-Z]{3}$/.test(location.hash) ? location.hash.slice(1) : undefined)
+
 function App() {
-  const [selected, setSelected] = useState<string | undefined>(undefined)
+  const [selected, setShown] = useState<string | undefined>(shownInUrl)
+  const setSelected = (code: string) => {
+    history.replaceState(null, '', `#${code}`)
+    setShown(code)
+  }
   return (
     <>
       <header>

@@ -133,6 +133,8 @@ describe('the countries app (TanStack Query, fetchCached, the Stowage persister,
     await appReady(page)
     expect(await page.evaluate(() => window.app.restored)).toBe(true)
     await expect.poll(() => page.locator('#count').textContent()).toContain('favourites: 1')
+    // The country shown is in the URL (#FRA), so it is shown again without a click.
+    await expect.poll(() => page.locator('#detail').textContent()).toContain('French Republic')
   })
 
   it('reloads with the server down: the service worker serves the page, IndexedDB the data', async () => {
