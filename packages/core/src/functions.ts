@@ -3,6 +3,7 @@
 import { platform } from '#platform'
 import type { Cache } from './cache/cache-api.js'
 import { createCacheWith } from './cache/create-cache.js'
+import { DICTIONARY_CODEC_OPTIONS, storeDictionary as storeDictionaryWith } from './cache/dictionary-book.js'
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import type { CacheOptions, CacheSchema } from './cache/cache-types.js'
 import type { CacheSchemas } from './cache/schemas.js'
@@ -10,6 +11,7 @@ import { bindApi } from './codec/api.js'
 import type { Codec } from './codec/codec.js'
 import type { CodecOptions } from './codec/options.js'
 import { trainDictionaryWith, type TrainOptions } from './codec/train-dictionary.js'
+import type { Store } from './stores/store.js'
 
 const api = bindApi(platform)
 
@@ -85,3 +87,21 @@ export function createCache<S extends CacheSchema = CacheSchema>(options?: Cache
 export function createCache(options?: CacheOptions): Cache {
   return createCacheWith(api.createCodec, options)
 }
+
+/**
+ * Stores a preset dictionary in `store` under its id (a key no cache key can reach), so that every
+ * Cache over that store decodes values compressed with it, even in a process that was never given
+ * it: a Cache that meets an envelope naming a dictionary its codec lacks loads it from the store
+ * once, checks its bytes against the id, and keeps it. A Cache whose codec has `dictionaries`
+ * stores them itself before its first write.
+ * @param store - the store the values live in.
+ * @param dictionary - the dictionary's bytes (see {@link trainDictionary}), 1 to 32 KiB.
+ * @returns the dictionary's id, the CRC-32 the envelopes carry.
+ * @throws {StowageError} INVALID_ARGUMENT for an empty dictionary or one over 32 KiB; the store's errors.
+ * @example
+ * await storeDictionary(store, trainDictionary(samples))
+ */
+export function storeDictionary(store: Store, dictionary: Uint8Array): Promise<number> {
+  return storeDictionaryWith(store, (dictionaryCodec ??= api.createCodec(DICTIONARY_CODEC_OPTIONS)), dictionary)
+}
+let dictionaryCodec: Codec | undefined

@@ -13,6 +13,7 @@ import { checkTtl } from '../stores/validate.js'
 import { CircuitBreaker } from './breaker.js'
 import { Changes } from './changes.js'
 import { Claims } from './claims.js'
+import { DictionaryBook } from './dictionary-book.js'
 import { decodeInvalidation, INVALIDATION_CODEC_OPTIONS } from './invalidation.js'
 import { checkNamespace } from './keys.js'
 import { DEFAULT_LEASE_TIME, type LoadLease } from './lease.js'
@@ -72,6 +73,7 @@ export function createCacheWith<S extends CacheSchema>(createCodec: (options?: C
   const guarded = breaker ? breaker.guard(store) : store
   const settled = codec !== undefined && typeof (codec as Codec).decodeEnvelopeAsync === 'function' ? (codec as Codec) : createCodec(codec as CodecOptions | undefined)
   const messages = createCodec(INVALIDATION_CODEC_OPTIONS)
+  const dictionaries = new DictionaryBook(guarded, settled, createCodec)
   const local = localTier(options.local, options.store)
   // The book only serves the local tier's hits: without one it keeps nothing.
   const tags = new TagBook(local?.maxTags ?? 0)
@@ -85,7 +87,7 @@ export function createCacheWith<S extends CacheSchema>(createCodec: (options?: C
     codec: settled,
     ttl: options.ttl,
     version,
-    opener: { codec: settled, version, migrate: options.migrate, schemaFor: compileSchemas(options.schemas), store: guarded, messages, tags },
+    opener: { codec: settled, version, migrate: options.migrate, schemaFor: compileSchemas(options.schemas), store: guarded, messages, tags, dictionaries },
     lease: options.lease,
     leaseTime: options.leaseTime ?? DEFAULT_LEASE_TIME,
     readErrors,

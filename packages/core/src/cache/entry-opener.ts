@@ -7,6 +7,7 @@ import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
 import type { Store } from '../stores/store.js'
 import type { CacheOperation, CacheOptions, MissReason } from './cache-types.js'
+import type { DictionaryBook } from './dictionary-book.js'
 import { validated, type SchemaFinder } from './schemas.js'
 import { readGenerations, tagKey, type TagBook } from './tags.js'
 
@@ -28,6 +29,8 @@ export interface Opener {
   readonly store: Store
   readonly messages: Codec
   readonly tags: TagBook
+  /** Where dictionaries the codec lacks are loaded from (see dictionary-book.ts). */
+  readonly dictionaries?: DictionaryBook
 }
 
 /**
@@ -46,6 +49,21 @@ function undecodable(e: unknown): MissReason {
   if (code === StowageErrorCode.UNSUPPORTED_VERSION || code === StowageErrorCode.UNSUPPORTED_TYPE) return 'unsupported'
   if (code === StowageErrorCode.LIMIT_EXCEEDED) return 'too-large'
   return 'corrupt'
+}
+
+// Decodes with the cache's codec, or, when the envelope names a dictionary the codec lacks, with
+// one that has it, loaded from the store. A dictionary the store lacks, or holds damaged, leaves
+// the codec's own error (UNSUPPORTED_TYPE), with the reason as its cause.
+async function decodeEnvelope(opener: Opener, bytes: Uint8Array) {
+  try {
+    return await opener.codec.decodeEnvelopeAsync(bytes)
+  } catch (e) {
+    if (opener.dictionaries === undefined || !StowageError.isInstance(e) || e.code !== StowageErrorCode.UNSUPPORTED_TYPE) throw e
+    const found = await opener.dictionaries.codecFor(bytes)
+    if ('codec' in found) return await found.codec.decodeEnvelopeAsync(bytes)
+    if (found.error === undefined) throw e
+    throw new StowageError(StowageErrorCode.UNSUPPORTED_TYPE, `${e.message}; the store's copy could not be used: ${found.error.message}`, { cause: found.error })
+  }
 }
 
 // Whether a stamp's generations are still its tags' current ones in the store (and learns them).
@@ -89,7 +107,7 @@ export async function openEntry(opener: Opener, prefix: string, key: string, byt
   if (bytes === undefined) return { miss: 'absent' }
   let decoded
   try {
-    decoded = await opener.codec.decodeEnvelopeAsync(bytes)
+    decoded = await decodeEnvelope(opener, bytes)
   } catch (e) {
     const reason = undecodable(e)
     // Damaged bytes are worthless: dropped so the next read can refill them. Intact bytes this
