@@ -18,10 +18,13 @@ import { gzipSync } from 'node:zlib'
 // fencing (the fence passed from the lease to the store, LEASE_LOST). The payload CRC-32 of
 // dictionary envelopes (issue 21, item 14: a wrong dictionary with the right id is
 // CHECKSUM_MISMATCH, never other data) took the codec to ~22.1 KiB: over issue 18's 22 KiB target
-// by ~120 B, a miss reported as such; the budgets here catch the next growth.
+// by ~120 B, a miss reported as such; the budgets here catch the next growth. Dictionaries that
+// live in the store (issue 19, item 1: loaded by id when an envelope names one the codec lacks,
+// checked, and stored by the writer before its first write) took the whole to ~35.3 KiB; its
+// budget went from 35 to 36 KiB for them.
 const budgets = [
   ['the codec', "export { encode, decode, encodeAsync, decodeAsync, createCodec, StowageError } from './dist/index.js'", 22.5 * 1024],
-  ['codec + Cache + memory store', "export * from './dist/index.js'", 35 * 1024],
+  ['codec + Cache + memory store', "export * from './dist/index.js'", 36 * 1024],
 ]
 
 let over = false

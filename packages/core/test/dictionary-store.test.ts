@@ -21,6 +21,12 @@ function counting(store: Store): Store & { reads: Map<string, number> } {
   })
 }
 
+// Writes u1 as a process with the dictionary would, without storing the dictionary (a store
+// written before dictionaries lived in it, or one whose dictionary was deleted).
+async function createCodecCache(store: Store): Promise<void> {
+  await store.set('users:u1', createCodec({ dictionaries: [dictionary] }).encode(user(1)))
+}
+
 describe('Dictionaries in the store (issue 19)', () => {
   it('a cache that was never given the dictionary reads values written with it, loading it from the store once', async () => {
     const store = createMemoryStore()
@@ -38,10 +44,24 @@ describe('Dictionaries in the store (issue 19)', () => {
     expect(seen.reads.get(key(id))).toBe(1)
   })
 
-  it('without the dictionary in the store, a read misses as unsupported and the entry stays', async () => {
+  it('a cache whose codec has dictionaries stores them before its first write', async () => {
     const store = createMemoryStore()
     const writer = createCache({ store, namespace: 'users', codec: { dictionaries: [dictionary] } })
+    expect(await store.get(key(id))).toBeUndefined()
     await writer.set('u1', user(1))
+    expect(createCodec().decode(await store.get(key(id)) as Uint8Array)).toStrictEqual(dictionary)
+    expect(await createCache({ store, namespace: 'users' }).get('u1')).toStrictEqual(user(1))
+    // A cache without dictionaries writes none.
+    const plainStore = createMemoryStore()
+    await createCache({ store: plainStore, namespace: 'users' }).set('u1', user(1))
+    const keys: string[] = []
+    for await (const k of plainStore.keys!('')) keys.push(k)
+    expect(keys).toStrictEqual(['users:u1'])
+  })
+
+  it('without the dictionary in the store, a read misses as unsupported and the entry stays', async () => {
+    const store = createMemoryStore()
+    await createCodecCache(store)
     const reader = createCache({ store, namespace: 'users', local: false })
     const misses = record(reader, 'miss')
     const errors = record(reader, 'error')
@@ -75,8 +95,7 @@ describe('Dictionaries in the store (issue 19)', () => {
 
   it('a dictionary stored after a miss is found once the miss is old enough to look again', async () => {
     const store = createMemoryStore()
-    const writer = createCache({ store, namespace: 'users', codec: { dictionaries: [dictionary] } })
-    await writer.set('u1', user(1))
+    await createCodecCache(store)
     const reader = createCache({ store, namespace: 'users', local: false })
     expect(await reader.get('u1')).toBeUndefined()
     await storeDictionary(store, dictionary)

@@ -39,7 +39,8 @@ export const DEFAULT_BREAKER_COOL_DOWN = 5_000
 export const DEFAULT_BREAKER_PROBE_TIMEOUT = 5_000
 
 // The store methods that talk to the backend; `keys` (an iterator) and `close` pass through.
-const CALLS = ['get', 'getWithTtl', 'set', 'delete', 'getMany', 'setMany', 'deleteMany', 'ensureMany', 'clear', 'getField', 'getFields', 'setField', 'deleteField'] as const
+/** The Store methods that return a promise, abilities included (a wrapper of a store forwards each the store has). */
+export const CALLS = ['get', 'getWithTtl', 'set', 'delete', 'getMany', 'setMany', 'deleteMany', 'ensureMany', 'clear', 'getField', 'getFields', 'setField', 'deleteField'] as const
 
 
 // Only a failing backend counts: a refused argument says nothing about the server.

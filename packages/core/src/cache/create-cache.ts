@@ -70,10 +70,12 @@ export function createCacheWith<S extends CacheSchema>(createCodec: (options?: C
   const store = options.store ?? createMemoryStore()
   const codec = options.codec
   const breaker = circuitBreaker(options.breaker, options.store)
-  const guarded = breaker ? breaker.guard(store) : store
+  const breakable = breaker ? breaker.guard(store) : store
   const settled = codec !== undefined && typeof (codec as Codec).decodeEnvelopeAsync === 'function' ? (codec as Codec) : createCodec(codec as CodecOptions | undefined)
+  // Dictionaries the codec lacks are loaded from the store; its own are stored before the first write.
+  const dictionaries = new DictionaryBook(breakable, settled, createCodec)
+  const guarded = dictionaries.guard(breakable)
   const messages = createCodec(INVALIDATION_CODEC_OPTIONS)
-  const dictionaries = new DictionaryBook(guarded, settled, createCodec)
   const local = localTier(options.local, options.store)
   // The book only serves the local tier's hits: without one it keeps nothing.
   const tags = new TagBook(local?.maxTags ?? 0)

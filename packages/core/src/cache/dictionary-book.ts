@@ -16,6 +16,7 @@ import { MAX_DICTIONARY_SIZE } from '../codec/options.js'
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
 import type { Store } from '../stores/store.js'
+import { CALLS } from './breaker.js'
 
 /** Prefix of the store keys that hold dictionaries: `#dict:` then the id as 8 lowercase hex digits. */
 export const DICTIONARY_KEY_PREFIX = '#dict:'
@@ -28,6 +29,9 @@ const MAX_LOADED = 64
 export const DICTIONARY_CODEC_OPTIONS: CodecOptions = Object.freeze({ compress: 'never', maxDepth: 1, maxItems: 1, maxBytes: 2 * MAX_DICTIONARY_SIZE })
 
 const hex8 = (n: number) => n.toString(16).padStart(8, '0')
+
+// The store calls that write values: before the first, a cache stores its own dictionaries.
+const WRITES: ReadonlySet<string> = new Set(['set', 'setMany', 'setField'])
 
 /** The store key of dictionary `id`. */
 export function dictionaryKey(id: number): string {
@@ -137,6 +141,23 @@ export class DictionaryBook {
       },
     )
     return this.published
+  }
+
+  /**
+   * `store`, whose writes of values first store this cache's own dictionaries ({@link publish});
+   * `store` itself when the cache has none.
+   */
+  guard(store: Store): Store {
+    if (this.own.size === 0) return store
+    const guarded: Record<string, unknown> = { name: store.name }
+    for (const name of CALLS) {
+      const method = store[name] as ((...args: unknown[]) => Promise<unknown>) | undefined
+      if (typeof method !== 'function') continue
+      guarded[name] = WRITES.has(name) ? async (...args: unknown[]) => (await this.publish(), method.apply(store, args)) : (...args: unknown[]) => method.apply(store, args)
+    }
+    if (store.keys) guarded.keys = (prefix: string) => (store.keys as (p: string) => AsyncIterable<string>).call(store, prefix)
+    if (store.close) guarded.close = () => (store.close as () => Promise<void>).call(store)
+    return guarded as unknown as Store
   }
 
   private async load(id: number): Promise<Uint8Array | StowageError | undefined> {
