@@ -7,6 +7,7 @@ import { decodeCommand } from './commands/decode.js'
 import { encodeCommand } from './commands/encode.js'
 import { inspectCommand } from './commands/inspect.js'
 import { scanCommand } from './commands/scan.js'
+import { trainCommand } from './commands/train.js'
 import { ExitCode, exitCodeFor } from './errors/exit-codes.js'
 import { reportFailure } from './errors/report-failure.js'
 import type { ProgressMode } from './progress/progress.js'
@@ -28,6 +29,12 @@ function nonNegativeInteger(text: string): number {
 function positiveNumber(text: string): number {
   const n = Number(text)
   if (!(Number.isFinite(n) && n > 0)) throw new InvalidArgumentError('expected a positive number.')
+  return n
+}
+
+function dictionarySize(text: string): number {
+  const n = Number(text)
+  if (!Number.isInteger(n) || n < 256 || n > 32768) throw new InvalidArgumentError('expected an integer from 256 to 32768.')
   return n
 }
 
@@ -101,6 +108,19 @@ program
       convertCommand(url, { ...o, progress: progressMode(o) }),
     ),
   )
+
+program
+  .command('train')
+  .description('sample the values of a namespace, train a preset dictionary, measure it on values it never saw, and store it where every Cache over this Redis finds it')
+  .argument('<redis-url>', 'redis://[user:password@]host:port[/db]')
+  .requiredOption('--match <pattern>', 'the keys to learn from (SCAN pattern), e.g. users:*')
+  .option('--size <bytes>', 'the dictionary size, 256 to 32768', dictionarySize, 4096)
+  .option('--sample <n>', 'values to sample: four fifths train, one fifth measures', positiveInteger, 2000)
+  .option('--count <n>', 'SCAN COUNT hint: keys per batch', positiveInteger, 1000)
+  .option('--dry-run', 'train and measure, store nothing')
+  .option('-o, --output <file>', 'also write the dictionary bytes to this file (to ship with your code)')
+  .option('--json', 'print the report as JSON')
+  .action(run((url: string, o: { match: string; size: number; sample: number; count: number; dryRun?: boolean; output?: string; json?: boolean }) => trainCommand(url, o)))
 
 program
   .command('encode')

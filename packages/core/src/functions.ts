@@ -3,7 +3,7 @@
 import { platform } from '#platform'
 import type { Cache } from './cache/cache-api.js'
 import { createCacheWith } from './cache/create-cache.js'
-import { DICTIONARY_CODEC_OPTIONS, storeDictionary as storeDictionaryWith } from './cache/dictionary-book.js'
+import { DICTIONARY_CODEC_OPTIONS, loadDictionary as loadDictionaryWith, storeDictionary as storeDictionaryWith } from './cache/dictionary-book.js'
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import type { CacheOptions, CacheSchema } from './cache/cache-types.js'
 import type { CacheSchemas } from './cache/schemas.js'
@@ -103,5 +103,17 @@ export function createCache(options?: CacheOptions): Cache {
  */
 export function storeDictionary(store: Store, dictionary: Uint8Array): Promise<number> {
   return storeDictionaryWith(store, (dictionaryCodec ??= api.createCodec(DICTIONARY_CODEC_OPTIONS)), dictionary)
+}
+
+/**
+ * Reads the dictionary stored under `id` (see {@link storeDictionary}), checking that its bytes
+ * have that id: what a Cache does when an envelope names a dictionary its codec lacks.
+ * @param store - the store the values live in.
+ * @param id - the dictionary's id, as `inspect(bytes).dictionaryId` gives it.
+ * @returns the dictionary's bytes, or `undefined` when the store has none under that id.
+ * @throws {StowageError} CORRUPT for an entry that is not a dictionary or holds one of another id; the store's errors.
+ */
+export function loadDictionary(store: Store, id: number): Promise<Uint8Array | undefined> {
+  return loadDictionaryWith(store, (dictionaryCodec ??= api.createCodec(DICTIONARY_CODEC_OPTIONS)), id)
 }
 let dictionaryCodec: Codec | undefined

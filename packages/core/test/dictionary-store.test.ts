@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createCache, createCodec, createMemoryStore, DICTIONARY_KEY_PREFIX, inspect, storeDictionary, StowageErrorCode, trainDictionary, type Store } from '../src/index.js'
+import { createCache, createCodec, createMemoryStore, DICTIONARY_KEY_PREFIX, inspect, loadDictionary, storeDictionary, StowageErrorCode, trainDictionary, type Store } from '../src/index.js'
 import { crc32 } from '../src/codec/crc32.js'
 import { record } from './cache-helpers.js'
 
@@ -111,6 +111,19 @@ describe('Dictionaries in the store (issue 19)', () => {
     await cache.clear()
     expect(await store.get(key(id))).toBeDefined()
     expect(createCodec().decode(await store.get(key(id)) as Uint8Array)).toStrictEqual(dictionary)
+  })
+
+  it('loadDictionary gives the stored bytes, undefined when absent, and CORRUPT for an entry of another id or no envelope', async () => {
+    const store = createMemoryStore()
+    expect(await loadDictionary(store, id)).toBeUndefined()
+    await storeDictionary(store, dictionary)
+    expect(await loadDictionary(store, id)).toStrictEqual(dictionary)
+    await store.set(key(id), createCodec({ compress: 'never' }).encode(new Uint8Array([9, 9, 9])))
+    await expect(loadDictionary(store, id)).rejects.toMatchObject({ code: StowageErrorCode.CORRUPT })
+    await store.set(key(id), new Uint8Array([1, 2, 3]))
+    await expect(loadDictionary(store, id)).rejects.toMatchObject({ code: StowageErrorCode.CORRUPT })
+    await store.set(key(id), createCodec({ compress: 'never' }).encode({ not: 'bytes' }))
+    await expect(loadDictionary(store, id)).rejects.toMatchObject({ code: StowageErrorCode.CORRUPT })
   })
 
   it('storeDictionary refuses an empty dictionary and one over 32 KiB', async () => {

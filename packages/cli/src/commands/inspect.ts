@@ -22,7 +22,7 @@ export interface InspectOptions {
  */
 export async function inspectCommand(source: string, key: string | undefined, field: string | undefined, options: InspectOptions): Promise<ExitCode> {
   const read = await readEnvelope(source, key, field)
-  const found = inspectBytes(read.bytes)
+  const found = inspectBytes(read.bytes, read.dictionary)
   if (options.json) await writeOutput(safeJson(JSON.stringify(inspectionJson(read.source, found), null, 2)) + '\n', undefined, false)
   else await writeOutput(inspectionText(read.source, found, process.stdout.isTTY === true), undefined, false)
   if (found.error) {

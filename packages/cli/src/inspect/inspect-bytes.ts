@@ -1,4 +1,4 @@
-import { decode, inspect, StowageError, StowageErrorCode, type EnvelopeInfo } from '@stowage/core'
+import { createCodec, decode, inspect, StowageError, StowageErrorCode, type EnvelopeInfo } from '@stowage/core'
 import { equivalentJsonBytes } from '../format/equivalent-json.js'
 
 /** What `stowage inspect` finds in some bytes. */
@@ -19,9 +19,10 @@ export interface Inspection {
 /**
  * Reads the header, then decodes and checks the whole envelope.
  * @param bytes - what to inspect.
+ * @param dictionary - the preset dictionary the envelope names, when the store holds it.
  * @returns the findings; failures are in `error`, never thrown.
  */
-export function inspectBytes(bytes: Uint8Array): Inspection {
+export function inspectBytes(bytes: Uint8Array, dictionary?: Uint8Array): Inspection {
   let header: EnvelopeInfo
   try {
     header = inspect(bytes)
@@ -29,7 +30,7 @@ export function inspectBytes(bytes: Uint8Array): Inspection {
     return { crc: 'unchecked', decoded: false, error: asStowageError(e) }
   }
   try {
-    const value = decode(bytes)
+    const value = dictionary === undefined ? decode(bytes) : createCodec({ dictionaries: [dictionary] }).decode(bytes)
     return { header, crc: 'ok', decoded: true, value, jsonBytes: equivalentJsonBytes(value) }
   } catch (e) {
     const error = asStowageError(e)

@@ -58,7 +58,12 @@ export function inspectionText(source: EnvelopeSource, found: Inspection, colors
   if (h) {
     lines.push(['format', `Stowage envelope, format version ${h.formatVersion}`])
     lines.push(['compression', COMPRESSION_NAMES[h.compression]])
-    if (h.dictionaryId !== undefined) lines.push(['dictionary id', `0x${h.dictionaryId.toString(16).padStart(8, '0')}`])
+    if (h.dictionaryId !== undefined) {
+      const id = h.dictionaryId.toString(16).padStart(8, '0')
+      const held = source.redis?.dictionary
+      const where = held === undefined ? '' : held.inStore === 'yes' ? ` (in this Redis under #dict:${id}; decoded with it)` : held.inStore === 'no' ? ` (not in this Redis: no key #dict:${id}; a Cache cannot read this value until the dictionary is stored, see stowage train)` : ` (#dict:${id} in this Redis is refused: ${safeText(held.reason ?? '')})`
+      lines.push(['dictionary id', `0x${id}${where}`])
+    }
     lines.push(['schema version', h.schemaVersion === undefined ? 'none (0)' : String(h.schemaVersion)])
     lines.push(['fresh until', h.freshUntil === undefined ? 'none' : `${new Date(h.freshUntil).toISOString()} (${h.freshUntil})`])
     lines.push(['tags', h.tags ? [...h.tags].map(([tag, gen]) => `${safeText(tag)}@${gen}`).join(', ') : 'none'])

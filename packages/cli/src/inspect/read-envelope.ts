@@ -1,3 +1,4 @@
+import { inspect, loadDictionary, StowageError } from '@stowage/core'
 import { MANIFEST_MAGIC, createRedisStore } from '@stowage/redis'
 import { invalidInput } from '../errors/report-failure.js'
 import { readInput } from '../io/read-input.js'
@@ -18,6 +19,28 @@ export interface EnvelopeSource {
     readonly memoryUsage: number | null
     /** Set for a value stored as chunks plus a manifest (FORMAT.md §6). */
     readonly chunked?: { readonly chunks: number; readonly totalLength: number }
+    /** For an envelope compressed with a preset dictionary: whether this Redis holds it (`#dict:<id>`), and if not usable, why. */
+    readonly dictionary?: { readonly inStore: 'yes' | 'no' | 'refused'; readonly reason?: string }
+  }
+}
+
+/** The envelope's dictionary as this Redis holds it, for an envelope that names one. */
+type FoundDictionary = { readonly bytes?: Uint8Array; readonly fact?: { readonly inStore: 'yes' | 'no' | 'refused'; readonly reason?: string } }
+
+async function dictionaryOf(store: ReturnType<typeof createRedisStore>, bytes: Uint8Array, failure: (e: unknown) => Error): Promise<FoundDictionary> {
+  let id: number | undefined
+  try {
+    id = inspect(bytes).dictionaryId
+  } catch {
+    return {}
+  }
+  if (id === undefined) return {}
+  try {
+    const found = await loadDictionary(store, id)
+    return found === undefined ? { fact: { inStore: 'no' } } : { bytes: found, fact: { inStore: 'yes' } }
+  } catch (e) {
+    if (StowageError.isInstance(e) && e.code === 'CORRUPT') return { fact: { inStore: 'refused', reason: e.message } }
+    throw failure(e)
   }
 }
 
@@ -30,13 +53,14 @@ export interface EnvelopeSource {
  * @returns the bytes and where they came from.
  * @throws {StowageError} INVALID_ARGUMENT (no such key or file, a key of another type, a missing key argument); STORE_ERROR (Redis failed).
  */
-export async function readEnvelope(source: string, key: string | undefined, field?: string): Promise<{ bytes: Uint8Array; source: EnvelopeSource }> {
+export async function readEnvelope(source: string, key: string | undefined, field?: string): Promise<{ bytes: Uint8Array; source: EnvelopeSource; dictionary?: Uint8Array }> {
   if (!/^rediss?:\/\//.test(source)) {
     if (key !== undefined) throw invalidInput(`a key (${key}) is only taken with a Redis URL`)
     return { bytes: await readInput(source), source: { kind: source === '-' ? 'stdin' : 'file', location: source } }
   }
   if (key === undefined) throw invalidInput('inspect <redis-url> needs a key: stowage inspect redis://host:6379 <key>')
   const redis = await connectRedis(source)
+  const store = createRedisStore({ client: redis.client, commandTimeout: 60_000 })
   try {
     const [type, raw, ttl, memory] = await Promise.all([
       redis.client.type(key),
@@ -62,7 +86,8 @@ export async function readEnvelope(source: string, key: string | undefined, fiel
         throw redis.failure(e)
       })
       if (value === null) throw invalidInput(`the hash ${JSON.stringify(key)} has no field ${JSON.stringify(field)}`)
-      return { bytes: value, source: { kind: 'redis', location: redis.label, key, field, redis: { ttlMs: ttl >= 0 ? ttl : null, memoryUsage: memory } } }
+      const dict = await dictionaryOf(store, value, (e) => redis.failure(e))
+      return { bytes: value, dictionary: dict.bytes, source: { kind: 'redis', location: redis.label, key, field, redis: { ttlMs: ttl >= 0 ? ttl : null, memoryUsage: memory, ...(dict.fact ? { dictionary: dict.fact } : {}) } } }
     }
     if (field !== undefined) throw invalidInput(`key ${JSON.stringify(key)} holds a Redis ${type}, not a hash: a field is only taken for a bundle`)
     if (type !== 'string' || raw === null) throw invalidInput(`key ${JSON.stringify(key)} holds a Redis ${type}, not a string: it cannot be an envelope`)
@@ -71,16 +96,17 @@ export async function readEnvelope(source: string, key: string | undefined, fiel
     if (raw.length === 40 && MANIFEST_MAGIC.every((b, i) => raw[i] === b)) {
       chunked = { chunks: raw.readUInt32BE(24), totalLength: Number(raw.readBigUInt64BE(28)) }
       // The store reassembles the chunks and checks the manifest's CRC.
-      const store = createRedisStore({ client: redis.client, commandTimeout: 60_000 })
       const whole = await store.get(key).catch((e: unknown) => {
         throw redis.failure(e)
       })
       if (whole === undefined) throw invalidInput(`key ${JSON.stringify(key)} is a chunk manifest whose chunks are gone`)
       bytes = whole
     }
+    const dict = await dictionaryOf(store, bytes, (e) => redis.failure(e))
     return {
       bytes,
-      source: { kind: 'redis', location: redis.label, key, redis: { ttlMs: ttl >= 0 ? ttl : null, memoryUsage: memory, ...(chunked ? { chunked } : {}) } },
+      dictionary: dict.bytes,
+      source: { kind: 'redis', location: redis.label, key, redis: { ttlMs: ttl >= 0 ? ttl : null, memoryUsage: memory, ...(chunked ? { chunked } : {}), ...(dict.fact ? { dictionary: dict.fact } : {}) } },
     }
   } finally {
     await redis.close()

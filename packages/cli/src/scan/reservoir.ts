@@ -30,8 +30,8 @@ export class Reservoir<T, M> {
    * @param measured - the measurement.
    */
   measure(slot: number, item: T, measured: M): void {
-    const entry = this.items[slot]
-    if (entry !== undefined && entry.item === item) entry.measured = measured
+    const entry = this.items[this.at(slot, item)]
+    if (entry !== undefined) entry.measured = measured
   }
 
   /**
@@ -40,10 +40,16 @@ export class Reservoir<T, M> {
    * @param item - the item that failed.
    */
   discard(slot: number, item: T): void {
-    if (this.items[slot]?.item === item) {
-      this.items[slot] = this.items[this.items.length - 1]!
-      this.items.pop()
-    }
+    const at = this.at(slot, item)
+    if (at < 0) return
+    this.items[at] = this.items[this.items.length - 1]!
+    this.items.pop()
+  }
+
+  // Where `item` is: at `slot`, or elsewhere when a discard moved it (the last item fills the freed
+  // slot); -1 when it was replaced since.
+  private at(slot: number, item: T): number {
+    return this.items[slot]?.item === item ? slot : this.items.findIndex((e) => e.item === item)
   }
 
   /** @returns how many items were offered. */

@@ -41,10 +41,15 @@ export function dictionaryKey(id: number): string {
 /**
  * The dictionary stored as `bytes` under the key of `id`, checked: an envelope whose value is a
  * Uint8Array of 1 to 32 KiB whose CRC-32 is `id`.
- * @throws {StowageError} the codec's codes for bytes that are not an envelope; CORRUPT for any other value or other bytes than the id names.
+ * @throws {StowageError} CORRUPT for bytes that are not an envelope of a dictionary, or of one with another id.
  */
 export function readDictionary(codec: Codec, id: number, bytes: Uint8Array): Uint8Array {
-  const value = codec.decode<unknown>(bytes)
+  let value: unknown
+  try {
+    value = codec.decode<unknown>(bytes)
+  } catch (e) {
+    throw new StowageError(StowageErrorCode.CORRUPT, `the store's entry for dictionary ${hex8(id)} is not a readable envelope`, { cause: e })
+  }
   if (!(value instanceof Uint8Array) || value.length === 0 || value.length > MAX_DICTIONARY_SIZE) {
     throw new StowageError(StowageErrorCode.CORRUPT, `the store's entry for dictionary ${hex8(id)} is not a dictionary (1 to ${MAX_DICTIONARY_SIZE} bytes)`)
   }
@@ -66,6 +71,17 @@ export async function storeDictionary(store: Store, codec: Codec, dictionary: Ui
   const id = crc32(dictionary)
   await store.set(dictionaryKey(id), codec.encode(dictionary))
   return id
+}
+
+/**
+ * The dictionary stored under `id` in `store`, checked ({@link readDictionary}).
+ * @param codec - a codec made with {@link DICTIONARY_CODEC_OPTIONS}.
+ * @returns its bytes, or `undefined` when the store has none under that id.
+ * @throws {StowageError} CORRUPT for an entry that is not that dictionary; the store's errors.
+ */
+export async function loadDictionary(store: Store, codec: Codec, id: number): Promise<Uint8Array | undefined> {
+  const bytes = await store.get(dictionaryKey(id))
+  return bytes === undefined ? undefined : readDictionary(codec, id >>> 0, bytes)
 }
 
 /** Why a dictionary could not be used: not in the store, damaged there, or the store failed. */
@@ -161,22 +177,18 @@ export class DictionaryBook {
   }
 
   private async load(id: number): Promise<Uint8Array | StowageError | undefined> {
-    let bytes: Uint8Array | undefined
+    let dictionary: Uint8Array | undefined
     try {
-      bytes = await this.store.get(dictionaryKey(id))
+      dictionary = await loadDictionary(this.store, this.envelopes, id)
     } catch (e) {
-      return StowageError.isInstance(e) ? e : new StowageError(StowageErrorCode.STORE_ERROR, `reading dictionary ${hex8(id)} failed`, { cause: e })
+      if (!StowageError.isInstance(e)) return new StowageError(StowageErrorCode.STORE_ERROR, `reading dictionary ${hex8(id)} failed`, { cause: e })
+      // A damaged or forged entry is looked at again later, like a missing one; a store failure at the next read.
+      if (e.code !== StowageErrorCode.STORE_ERROR) this.misses.set(id, Date.now())
+      return e
     }
-    if (bytes === undefined) {
+    if (dictionary === undefined) {
       this.misses.set(id, Date.now())
       return undefined
-    }
-    let dictionary: Uint8Array
-    try {
-      dictionary = readDictionary(this.envelopes, id, bytes)
-    } catch (e) {
-      this.misses.set(id, Date.now())
-      return e as StowageError
     }
     this.misses.delete(id)
     if (this.loaded.length >= MAX_LOADED) this.loaded = this.loaded.slice(1)
