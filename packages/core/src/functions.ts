@@ -3,7 +3,7 @@
 import { platform } from '#platform'
 import type { Cache } from './cache/cache-api.js'
 import { createCacheWith } from './cache/create-cache.js'
-import { DICTIONARY_CODEC_OPTIONS, loadDictionary as loadDictionaryWith, storeDictionary as storeDictionaryWith } from './cache/dictionary-book.js'
+import { DICTIONARY_CODEC_OPTIONS, loadDictionary as loadDictionaryWith, readDictionary as readDictionaryWith, storeDictionary as storeDictionaryWith } from './cache/dictionary-book.js'
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import type { CacheOptions, CacheSchema } from './cache/cache-types.js'
 import type { CacheSchemas } from './cache/schemas.js'
@@ -12,6 +12,7 @@ import type { Codec } from './codec/codec.js'
 import type { CodecOptions } from './codec/options.js'
 import { trainDictionaryWith, type TrainOptions } from './codec/train-dictionary.js'
 import type { Store } from './stores/store.js'
+import { crc32 } from './codec/crc32.js'
 
 const api = bindApi(platform)
 
@@ -115,5 +116,27 @@ export function storeDictionary(store: Store, dictionary: Uint8Array): Promise<n
  */
 export function loadDictionary(store: Store, id: number): Promise<Uint8Array | undefined> {
   return loadDictionaryWith(store, (dictionaryCodec ??= api.createCodec(DICTIONARY_CODEC_OPTIONS)), id)
+}
+
+/**
+ * The dictionary that `bytes` (what {@link storeDictionary} keeps under `#dict:<id>`, and what a
+ * server sends for it) hold, checked: an envelope of 1 to 32 KiB of bytes whose id is `id`.
+ * @param bytes - the stored or received bytes.
+ * @param id - the id they are meant to hold.
+ * @returns the dictionary's bytes.
+ * @throws {StowageError} CORRUPT for bytes that are not an envelope of a dictionary, or of one with another id.
+ */
+export function readDictionary(bytes: Uint8Array, id: number): Uint8Array {
+  return readDictionaryWith((dictionaryCodec ??= api.createCodec(DICTIONARY_CODEC_OPTIONS)), id >>> 0, bytes)
+}
+
+/**
+ * The id of a dictionary: the CRC-32 of its bytes, which an envelope compressed with it names
+ * (`inspect(bytes).dictionaryId`) and under which {@link storeDictionary} keeps it.
+ * @param dictionary - the dictionary's bytes.
+ * @returns the id, an unsigned 32-bit number.
+ */
+export function dictionaryId(dictionary: Uint8Array): number {
+  return crc32(dictionary)
 }
 let dictionaryCodec: Codec | undefined

@@ -4,7 +4,8 @@
 // envelope's header (withValidator), or else the ETag computed from the stored bytes (etag.ts).
 // What may be kept and when a kept copy may answer is fetch-policy.ts's; the exchange itself (a
 // deadline, a bounded body) is fetch-transport.ts's.
-import { inspect, StowageError, StowageErrorCode, withoutTags, withValidator, type Cache, type CacheClaim, type HttpValidator } from '@stowage/core'
+import { createCodec, dictionaryId, inspect, StowageError, StowageErrorCode, withoutTags, withValidator, type Cache, type CacheClaim, type Codec, type HttpValidator } from '@stowage/core'
+import { DICTIONARY_HEADER, ensureDictionary } from './dictionaries.js'
 import { envelopeEtag } from './etag.js'
 import { crossOrigin, crossOriginRedirect, keepDecision, onErrorStatus } from './fetch-policy.js'
 import { isRedirect, online, pageUrl, readBody, startDeadline, type Deadline } from './fetch-transport.js'
@@ -170,9 +171,10 @@ async function fetchClaimed<T>(
     throw failure
   }
   const received = await named(url, response, exchange.bytes, async (b) => withoutTags(b))
+  const codec = await codecFor(cache, received, new URL(response.headers.get(DICTIONARY_HEADER) ?? '.', response.url || url).href, response.headers.has(DICTIONARY_HEADER), options)
   const decision = keepDecision({ headers: new Headers(init?.headers), credentials: init?.credentials, crossOrigin: requestCrossOrigin, scoped: options.scope !== undefined, staleIfError: options.staleIfError, ttl: options.ttl }, response)
   if (decision.keep) {
-    const bytes = await named(url, response, received, (b) => keptForm(cache, b, response, options.inflate ?? inBrowser()))
+    const bytes = await named(url, response, received, (b) => keptForm(codec, b, response, options.inflate ?? inBrowser()))
     // Opened before it is kept: bytes this cache cannot use are never stored.
     const value = await named(url, response, bytes, (b) => cache.acceptBytes(key, b, { ttl: decision.ttl, claim }) as Promise<T>)
     // A write, delete or clear (a sign-out) that came while the request was out: not stored.
@@ -183,6 +185,24 @@ async function fetchClaimed<T>(
   if (found !== undefined) await cache.delete(key)
   const value = await named(url, response, bytes, (b) => openUnkept<T>(cache, key, b))
   return { value, source: 'network', bytes, etag: envelopeEtag(bytes), kept: false, problem }
+}
+
+// The codec that reads `received`: the cache's, or, for an envelope compressed with a dictionary
+// the cache's codec lacks, one that has it, the dictionary taken from the cache's store or else
+// fetched from where the server's Stowage-Dictionary header said, checked, and kept in the store
+// (where the Cache finds it when it opens the bytes, and later reads too).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function codecFor(cache: Cache<any>, received: Uint8Array, dictionaryUrl: string, named: boolean, options: FetchCachedOptions): Promise<Codec> {
+  let id: number | undefined
+  try {
+    id = inspect(received).dictionaryId
+  } catch {
+    return cache.codec // not an envelope: the decode says so
+  }
+  const own = cache.codec.options.dictionaries
+  if (id === undefined || own.some((d) => dictionaryId(d) === id)) return cache.codec
+  const dictionary = await ensureDictionary(cache.store, id, named ? dictionaryUrl : undefined, options.fetch ?? globalThis.fetch, options.init)
+  return dictionary === undefined ? cache.codec : createCodec({ ...cache.codec.options, dictionaries: [...own, dictionary] })
 }
 
 // Browsers and workers, where the codec inflates in JavaScript.
@@ -205,14 +225,8 @@ function revalidator(stored: Uint8Array): HttpValidator | undefined {
 // The received envelope in the form it is kept: inflated when asked, and with the server's
 // validator in its header whenever the kept bytes' own ETag would not be the server's (they were
 // inflated, or the server is not Stowage's: a CDN, a static file server).
-async function keptForm(
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  cache: Cache<any>,
-  received: Uint8Array,
-  response: Response,
-  inflate: boolean,
-): Promise<Uint8Array> {
-  const bytes = inflate ? await cache.codec.inflateEnvelopeAsync(received) : received
+async function keptForm(codec: Codec, received: Uint8Array, response: Response, inflate: boolean): Promise<Uint8Array> {
+  const bytes = inflate ? await codec.inflateEnvelopeAsync(received) : received
   const etag = response.headers.get('ETag') ?? undefined
   const lastModified = response.headers.get('Last-Modified') ?? undefined
   const server: HttpValidator | undefined = etag !== undefined ? { kind: 'etag', value: etag } : lastModified !== undefined ? { kind: 'last-modified', value: lastModified } : undefined

@@ -1,4 +1,5 @@
 // @stowage/http: both ends of serving envelopes over HTTP, in one place so they cannot drift.
+export { DICTIONARY_CACHE_CONTROL, DICTIONARY_HEADER, serveDictionary, type ServeDictionaryOptions } from './dictionaries.js'
 export { envelopeEtag, matchesEtag } from './etag.js'
 export { DEFAULT_FETCH_TIMEOUT, fetchCached, fetchCachedWithInfo, type FetchCachedOptions, type FetchCachedResult, type FetchSource } from './fetch-cached.js'
 export { toJson } from './json.js'

@@ -3,6 +3,7 @@
 // (node.ts adapts it to node:http). The envelope goes out as it is stored; JSON only to clients
 // that ask for it.
 import { createCodec, inspect, StowageError, StowageErrorCode, withoutTags, type Cache, type Codec } from '@stowage/core'
+import { DICTIONARY_HEADER } from './dictionaries.js'
 import { envelopeEtag, matchesEtag } from './etag.js'
 import { DEFAULT_MAX_JSON_BYTES, jsonOf, knownJsonOf, MAX_JSON_BYTES_LIMIT } from './json-renders.js'
 import { STOWAGE_MEDIA_TYPE } from './media-type.js'
@@ -33,6 +34,14 @@ export interface ServeOptions {
    * ({@link DEFAULT_MAX_JSON_BYTES}).
    */
   readonly maxJsonBytes?: number
+  /**
+   * Where this server serves dictionaries (see {@link serveDictionary}): the URL of dictionary `id`
+   * (8 hex digits). An envelope compressed with a dictionary then goes out with a
+   * `Stowage-Dictionary` header naming it, and `fetchCached` fetches the dictionary when it lacks
+   * it. Cross-origin clients need the header exposed (`Access-Control-Expose-Headers`). Defaults to
+   * none: clients must have the dictionary already.
+   */
+  readonly dictionaryUrl?: (id: string) => string
 }
 
 /** Default of {@link ServeOptions.cacheControl}. */
@@ -62,7 +71,11 @@ export async function envelopeResponse(request: EnvelopeRequest, envelope: Uint8
   const etag = json ? envelopeEtag(bytes).replace(/"$/, '-json"') : envelopeEtag(bytes)
   const headers: Record<string, string> = { ETag: etag, Vary: vary, 'Cache-Control': cacheControl }
   if (matchesEtag(request.headers.get('If-None-Match'), etag)) return new Response(null, { status: 304, headers })
-  if (!json) return ok(request, bytes, STOWAGE_MEDIA_TYPE, headers)
+  if (!json) {
+    const id = options.dictionaryUrl === undefined ? undefined : inspect(bytes).dictionaryId
+    if (id !== undefined) headers[DICTIONARY_HEADER] = options.dictionaryUrl!(id.toString(16).padStart(8, '0'))
+    return ok(request, bytes, STOWAGE_MEDIA_TYPE, headers)
+  }
   const codec = options.codec ?? (defaultCodec ??= createCodec())
   const body = request.method === 'HEAD' ? knownJsonOf(codec, etag, bytes, maxJsonBytes) : await jsonOf(codec, etag, bytes, maxJsonBytes)
   if (body === 'over' || (body === undefined && request.method === 'GET')) return new Response(null, { status: 406, headers: { Vary: vary, 'Cache-Control': cacheControl } })
