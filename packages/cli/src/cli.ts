@@ -8,6 +8,7 @@ import { encodeCommand } from './commands/encode.js'
 import { inspectCommand } from './commands/inspect.js'
 import { scanCommand } from './commands/scan.js'
 import { trainCommand } from './commands/train.js'
+import { DEFAULT_TRAIN_SIZE } from './train/train-report.js'
 import { ExitCode, exitCodeFor } from './errors/exit-codes.js'
 import { reportFailure } from './errors/report-failure.js'
 import type { ProgressMode } from './progress/progress.js'
@@ -114,7 +115,7 @@ program
   .description('sample the values of a namespace, train a preset dictionary, measure it on values it never saw, and store it where every Cache over this Redis finds it')
   .argument('<redis-url>', 'redis://[user:password@]host:port[/db]')
   .requiredOption('--match <pattern>', 'the keys to learn from (SCAN pattern), e.g. users:*')
-  .option('--size <bytes>', 'the dictionary size, 256 to 32768', dictionarySize, 4096)
+  .option('--size <bytes>', 'the dictionary size, 256 to 32768', dictionarySize, DEFAULT_TRAIN_SIZE)
   .option('--sample <n>', 'values to sample: four fifths train, one fifth measures', positiveInteger, 2000)
   .option('--count <n>', 'SCAN COUNT hint: keys per batch', positiveInteger, 1000)
   .option('--dry-run', 'train and measure, store nothing')

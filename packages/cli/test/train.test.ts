@@ -111,3 +111,22 @@ describe('stowage inspect, an envelope of a preset dictionary', () => {
     client.disconnect()
   })
 })
+
+describe('stowage scan, with a dictionary', () => {
+  it('estimates the JSON values with a dictionary trained on the sample, beside the estimate without', async () => {
+    const url = inject('redisUrl')
+    const client = redisClient()
+    const p = uniquePrefix('scan-dict')
+    const pipeline = client.pipeline()
+    for (let i = 0; i < 100; i++) pipeline.set(`${p}u:${i}`, JSON.stringify(user(i)), 'EX', 600)
+    await pipeline.exec()
+    const { code, stdout } = await runCli(['scan', url, '--match', `${p}*`, '--json', '--sample', '100'])
+    expect(code).toBe(0)
+    const d = JSON.parse(stdout).jsonEstimate.withDictionary
+    expect(d).toMatchObject({ trainedOn: 80, measuredOn: 20 })
+    expect(d.ratio).toBeLessThan(d.ratioWithout * 0.7)
+    const few = JSON.parse((await runCli(['scan', url, '--match', `${p}*`, '--json', '--sample', '30'])).stdout)
+    expect(few.jsonEstimate.withDictionary).toBeNull()
+    client.disconnect()
+  })
+})

@@ -6,6 +6,8 @@ export interface RatioSample {
   readonly memory: number
   /** The same with the envelope instead (see redis-memory.ts). */
   readonly memoryAsStowage: number
+  /** The parsed value, kept to train a dictionary on the sample. */
+  readonly value?: unknown
 }
 
 /** A pair for {@link estimateRatio}: x as it is, y as it would be. */

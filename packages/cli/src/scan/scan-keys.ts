@@ -116,8 +116,9 @@ async function measureSample(redis: RedisConnection, stats: ScanStats, entries: 
     const value = check(replies[i]) as Buffer | null | undefined
     if (value === null || value === undefined) return stats.sample.discard(slot, key)
     try {
-      const envelope = encode(JSON.parse(utf8.decode(value)))
-      stats.sample.measure(slot, key, { jsonBytes: value.length, stowageBytes: envelope.length, memory, memoryAsStowage: memoryWithLength(memory, value.length, envelope.length) })
+      const parsed = JSON.parse(utf8.decode(value)) as unknown
+      const envelope = encode(parsed)
+      stats.sample.measure(slot, key, { jsonBytes: value.length, stowageBytes: envelope.length, memory, memoryAsStowage: memoryWithLength(memory, value.length, envelope.length), value: parsed })
     } catch {
       stats.sampleInvalid++
       stats.sample.discard(slot, key)

