@@ -101,11 +101,12 @@ program
   .option('--batch <n>', 'keys per batch', positiveInteger, 500)
   .option('--rate <keys-per-second>', 'handle at most this many keys a second', positiveNumber)
   .option('--dry-run', 'read and encode, write nothing: what would be converted and saved')
+  .option('--dictionary <id>', 'compress with the dictionary stored under this id in the same Redis (see train)')
   .option('--json', 'print the report as JSON')
   .option('--progress', 'show progress on stderr even when it is not a terminal (a line a second)')
   .option('--no-progress', 'never show progress')
   .action(
-    run((url: string, o: { match: string; batch: number; rate?: number; dryRun?: boolean; json?: boolean; progress?: boolean }) =>
+    run((url: string, o: { match: string; batch: number; rate?: number; dryRun?: boolean; dictionary?: string; json?: boolean; progress?: boolean }) =>
       convertCommand(url, { ...o, progress: progressMode(o) }),
     ),
   )

@@ -130,3 +130,30 @@ describe('stowage scan, with a dictionary', () => {
     client.disconnect()
   })
 })
+
+describe('stowage convert --dictionary', () => {
+  it('writes the envelopes with the stored dictionary, which a Cache over that Redis reads; an id the Redis lacks is refused', async () => {
+    const url = inject('redisUrl')
+    const client = redisClient()
+    const p = uniquePrefix('convert-dict')
+    const pipeline = client.pipeline()
+    for (let i = 0; i < 60; i++) pipeline.set(`${p}u:${i}`, JSON.stringify(user(i)), 'EX', 600)
+    await pipeline.exec()
+    const trained = JSON.parse((await runCli(['train', url, '--match', `${p}u:*`, '--size', '2048', '--json'])).stdout)
+    const missing = await runCli(['convert', url, '--match', `${p}u:*`, '--dictionary', 'deadbeef'])
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toMatch(/no dictionary deadbeef .*stowage train/)
+    expect(await client.get(`${p}u:1`)).toBe(JSON.stringify(user(1)))
+
+    const { code } = await runCli(['convert', url, '--match', `${p}u:*`, '--dictionary', trained.dictionary.id])
+    expect(code).toBe(0)
+    const bytes = (await client.getBuffer(`${p}u:1`))!
+    expect(inspect(bytes).dictionaryId?.toString(16).padStart(8, '0')).toBe(trained.dictionary.id)
+    expect(bytes.length).toBeLessThan(JSON.stringify(user(1)).length * 0.5)
+    // A Cache over that Redis that was never given the dictionary reads it.
+    const cache = createCache({ store: createRedisStore({ client }), namespace: 'reader' })
+    expect(await cache.openBytes('u1', bytes)).toStrictEqual(user(1))
+    await client.del(trained.dictionary.key)
+    client.disconnect()
+  })
+})

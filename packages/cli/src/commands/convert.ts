@@ -1,3 +1,5 @@
+import { createCodec, dictionaryKey, loadDictionary, StowageError, StowageErrorCode, type Codec } from '@stowage/core'
+import { createRedisStore } from '@stowage/redis'
 import { emptyConvertStats } from '../convert/convert-stats.js'
 import { convertKeys } from '../convert/convert-keys.js'
 import { convertReportText, type ConvertReport } from '../convert/convert-report.js'
@@ -8,6 +10,23 @@ import { createProgress, type ProgressMode } from '../progress/progress.js'
 import { connectRedis } from '../redis/connect.js'
 import { onInterrupt } from '../run/interrupt.js'
 import { safeJson } from '../format/safe-text.js'
+import { invalidInput } from '../errors/report-failure.js'
+import type { RedisConnection } from '../redis/connect.js'
+
+// A codec that compresses with the dictionary `id` holds in this Redis (`stowage train` stores them).
+async function dictionaryCodec(redis: RedisConnection, id: string): Promise<Codec> {
+  if (!/^(0x)?[0-9a-fA-F]{8}$/.test(id)) throw invalidInput(`--dictionary takes a dictionary id, 8 hex digits (as stowage train prints it), not ${JSON.stringify(id)}`)
+  const number = Number.parseInt(id.replace(/^0x/, ''), 16)
+  let dictionary: Uint8Array | undefined
+  try {
+    dictionary = await loadDictionary(createRedisStore({ client: redis.client }), number)
+  } catch (e) {
+    if (StowageError.isInstance(e) && e.code === StowageErrorCode.CORRUPT) throw invalidInput(`the dictionary ${id} in this Redis is refused: ${e.message}`, e)
+    throw redis.failure(e)
+  }
+  if (dictionary === undefined) throw invalidInput(`this Redis holds no dictionary ${id} (no key ${dictionaryKey(number)}): stowage train stores one`)
+  return createCodec({ dictionaries: [dictionary] })
+}
 
 /** Options of `stowage convert`; the CLI gives each its default. */
 export interface ConvertOptions {
@@ -23,6 +42,8 @@ export interface ConvertOptions {
   readonly json?: boolean
   /** When to show the progress bar. Defaults to `auto` (on a terminal). */
   readonly progress: ProgressMode
+  /** Compress with the dictionary stored under this id in the same Redis (8 hex digits). Defaults to none. */
+  readonly dictionary?: string
 }
 
 /**
@@ -30,12 +51,13 @@ export interface ConvertOptions {
  * @param url - a redis:// URL.
  * @param options - see {@link ConvertOptions}.
  * @returns OK, INTERRUPTED (SIGINT) or REDIS (a Redis failure), each after printing the (partial) report.
- * @throws {StowageError} STORE_ERROR when Redis cannot be reached at all.
+ * @throws {StowageError} STORE_ERROR when Redis cannot be reached at all; INVALID_ARGUMENT for a --dictionary this Redis does not hold (or holds damaged).
  */
 export async function convertCommand(url: string, options: ConvertOptions): Promise<ExitCode> {
   const interrupt = onInterrupt()
   const redis = await connectRedis(url)
   try {
+    const codec = options.dictionary === undefined ? undefined : await dictionaryCodec(redis, options.dictionary)
     const progress = createProgress(options.dryRun ? 'checking' : 'converting', undefined, options.progress)
     const stats = emptyConvertStats()
     const started = performance.now()
@@ -44,6 +66,7 @@ export async function convertCommand(url: string, options: ConvertOptions): Prom
       batch: options.batch,
       rate: options.rate ?? Infinity,
       dryRun: options.dryRun === true,
+      codec,
       signal: interrupt.signal,
       progress,
     })

@@ -1,3 +1,4 @@
+import type { Codec } from '@stowage/core'
 import { StowageError, StowageErrorCode } from '@stowage/core'
 import type { Progress } from '../progress/progress.js'
 import type { RedisConnection } from '../redis/connect.js'
@@ -17,6 +18,8 @@ export interface ConvertKeysOptions {
   readonly rate: number
   /** Read and encode, write nothing. */
   readonly dryRun: boolean
+  /** The codec that writes the envelopes (one with a dictionary, for --dictionary). Defaults to the default codec. */
+  readonly codec?: Codec
   readonly signal: AbortSignal
   readonly progress: Progress
 }
@@ -55,7 +58,7 @@ export async function convertKeys(redis: RedisConnection, stats: ConvertStats, o
       const [next, keys] = await client.scanBuffer(cursor, 'MATCH', options.match, 'COUNT', options.batch)
       cursor = next.toString()
       stats.scanned += keys.length
-      if (keys.length > 0) await convertBatch(client, stats, keys, options.dryRun)
+      if (keys.length > 0) await convertBatch(client, stats, keys, options.dryRun, options.codec)
       options.progress.update(stats.scanned, `${stats.converted.toLocaleString('en-US')} converted, ${stats.alreadyStowage.toLocaleString('en-US')} already Stowage, ${(stats.invalid + stats.keptAsJson).toLocaleString('en-US')} refused`)
       if (cursor === '0') return { end: 'complete' }
       if (options.signal.aborted) return { end: 'interrupted' }
@@ -69,7 +72,7 @@ export async function convertKeys(redis: RedisConnection, stats: ConvertStats, o
   }
 }
 
-async function convertBatch(client: SwapClient, stats: ConvertStats, keys: Buffer[], dryRun: boolean): Promise<void> {
+async function convertBatch(client: SwapClient, stats: ConvertStats, keys: Buffer[], dryRun: boolean, codec: Codec | undefined): Promise<void> {
   const read = client.pipeline()
   for (const key of keys) {
     read.getBuffer(key)
@@ -83,7 +86,7 @@ async function convertBatch(client: SwapClient, stats: ConvertStats, keys: Buffe
     const memory = (check(replies[2 * i + 1]) as number | null | undefined) ?? 0
     if (error !== null) return void stats.notStrings++ // WRONGTYPE: a hash, list, …
     if (value === null || value === undefined) return void stats.changedMeanwhile++ // deleted or expired since SCAN
-    const plan = planValue(value)
+    const plan = planValue(value, codec)
     if (plan.action === 'already-stowage') return void stats.alreadyStowage++
     if (plan.action === 'counter') return void stats.counters++
     if (plan.action === 'invalid') {

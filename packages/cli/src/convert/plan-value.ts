@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_DEPTH, encode, inspect, StowageError } from '@stowage/core'
+import { DEFAULT_MAX_DEPTH, encode, inspect, StowageError, type Codec } from '@stowage/core'
 import { isManifest } from '../scan/classify.js'
 import { jsonMeaningChange } from './json-meaning.js'
 import { redisNumber } from './redis-number.js'
@@ -50,9 +50,10 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
  * (LIMIT_EXCEEDED past maxDepth, maxItems or maxBytes: the value alone, never the run), else
  * encode it.
  * @param value - the bytes of the value.
+ * @param codec - writes the envelope. Defaults to the default codec.
  * @returns the plan; never throws.
  */
-export function planValue(value: Uint8Array): ValuePlan {
+export function planValue(value: Uint8Array, codec?: Codec): ValuePlan {
   if (isEnvelope(value)) return { action: 'already-stowage' }
   if (redisNumber(value) !== undefined) return { action: 'counter' }
   let text: string
@@ -70,7 +71,7 @@ export function planValue(value: Uint8Array): ValuePlan {
   const change = jsonMeaningChange(text, TEXT_DEPTH_LIMIT)
   if (change !== undefined) return { action: 'keep-json', reason: change }
   try {
-    return { action: 'convert', envelope: encode(parsed) }
+    return { action: 'convert', envelope: codec === undefined ? encode(parsed) : codec.encode(parsed) }
   } catch (e) {
     return { action: 'keep-json', reason: cut(StowageError.isInstance(e) ? `${e.code}: ${e.message}` : `the codec refused it: ${e instanceof Error ? e.message : String(e)}`) }
   }
