@@ -1,7 +1,8 @@
 // createCache: settles the options once into what every namespace of the cache shares, and
-// subscribes to the invalidation channel. The façade is cache.ts.
+// subscribes to the invalidation channel. The façade is cache.ts; what it shares, shared.ts.
 import type { Cache } from './cache-api.js'
-import { StowageCache, type Shared } from './cache.js'
+import { StowageCache } from './cache.js'
+import type { Shared } from './shared.js'
 import { DEFAULT_NAMESPACE, type CacheOptions, type CacheSchema } from './cache-types.js'
 import type { Codec } from '../codec/codec.js'
 import type { CodecOptions } from '../codec/options.js'

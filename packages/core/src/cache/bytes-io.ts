@@ -1,0 +1,91 @@
+// Envelopes in and out as bytes, without the value in between: what `fetchCached` and a server hand
+// on (getBytes, setBytes), and what one receives from elsewhere (acceptBytes). The façade (cache.ts)
+// checks the arguments; this works through the namespace's reads, writes and observer, never through the façade.
+import type { AcceptBytesOptions } from './cache-types.js'
+import type { CacheObserver } from './cache-observer.js'
+import { inspect, withoutTags } from '../codec/envelope.js'
+import { checkTtl } from '../stores/validate.js'
+import { unusable } from './cache-errors.js'
+import { claimOf } from './claims.js'
+import { openEntry, openHeader, type Opened } from './entry-opener.js'
+import { storeKey } from './keys.js'
+import type { Reads } from './reads.js'
+import type { Shared } from './shared.js'
+import type { Writes } from './writes.js'
+
+/** The bytes in and out of one namespace; keys are checked by the caller. */
+export class BytesIo {
+  constructor(
+    private readonly shared: Shared,
+    private readonly prefix: string,
+    private readonly reads: Reads,
+    private readonly writes: Writes,
+    private readonly observer: CacheObserver,
+  ) {}
+
+  /**
+   * The envelope stored under `key` as stored, by the rules of `get` read from its header: an entry
+   * of a deleted tag is gone (and dropped).
+   * @throws {StowageError} STORE_ERROR with `readErrors: 'throw'`.
+   */
+  async get(key: string): Promise<Uint8Array | undefined> {
+    const full = storeKey(this.prefix, key)
+    const { claims, store, opener } = this.shared
+    const claim = claims.begin(full)
+    let bytes: Uint8Array | undefined
+    try {
+      bytes = await store.get(full)
+    } catch (e) {
+      claims.end(claim)
+      return this.observer.readFailed(key, e, 'get', false)
+    }
+    const opened = await openHeader(opener, this.prefix, bytes)
+    claims.end(claim)
+    if ('bytes' in opened) return opened.bytes
+    if ('storeError' in opened) return this.observer.readFailed(key, opened.storeError, 'get', false)
+    if (opened.drop) this.reads.drop(claim, () => store.delete(full))
+    return undefined
+  }
+
+  /**
+   * Stores an envelope as it is under `key`, its header checked.
+   * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED for bytes that are not an envelope; INVALID_ARGUMENT for a bad TTL; STORE_ERROR with `writeErrors: 'throw'`.
+   */
+  async set(key: string, envelope: Uint8Array, ttl: number | undefined): Promise<void> {
+    checkTtl(ttl)
+    const { payloadLength } = inspect(envelope)
+    const full = storeKey(this.prefix, key)
+    this.shared.changes.starting([full])
+    await this.writes.put(key, full, { bytes: envelope, payloadLength }, ttl, undefined, 'set', false)
+  }
+
+  /**
+   * Opens an envelope received from elsewhere as `get` would, stores it (without its tag stamp)
+   * unless its key changed since the claim, and returns its value.
+   * @throws {StowageError} the decode codes; UNSUPPORTED_VERSION, SCHEMA_MISMATCH, MIGRATION_FAILED;
+   *   INVALID_ARGUMENT for a bad TTL or a claim on another key; STORE_ERROR with `writeErrors: 'throw'`.
+   */
+  async accept(key: string, envelope: Uint8Array, options: AcceptBytesOptions | undefined): Promise<unknown> {
+    const full = storeKey(this.prefix, key)
+    const { claims, changes, opener } = this.shared
+    // Bytes that were on their way when the key was written or cleared (a sign-out) stay out.
+    const given = options?.claim === undefined ? undefined : claimOf(options.claim, full)
+    const claim = given ?? claims.begin(full)
+    let opened: Opened
+    let bytes: Uint8Array
+    const ttl = options?.ttl ?? this.shared.ttl
+    try {
+      checkTtl(ttl)
+      bytes = withoutTags(envelope)
+      opened = await openEntry(opener, this.prefix, key, bytes)
+      if (!('entry' in opened)) throw unusable(opened, this.shared.version)
+    } finally {
+      claims.end(claim)
+    }
+    if (!claim.superseded) {
+      changes.starting([full])
+      await this.writes.put(key, full, { bytes, payloadLength: inspect(bytes).payloadLength }, ttl, opened.entry, 'set', false)
+    }
+    return opened.entry.value
+  }
+}

@@ -1,0 +1,101 @@
+// How one namespace reads: the in-process tier first, then the store, with stored bytes opened
+// (see entry-opener.ts), counted and reported, and worthless ones dropped. Used by the façade
+// (cache.ts) and its helpers; it reports to the namespace's observer and never calls back into them.
+import type { CacheOperation } from './cache-types.js'
+import type { CacheObserver } from './cache-observer.js'
+import type { Claim } from './claims.js'
+import { openEntry, type Entry } from './entry-opener.js'
+import { storeKey } from './keys.js'
+import type { Shared } from './shared.js'
+
+/** The reads of one namespace. */
+export class Reads {
+  constructor(
+    private readonly shared: Shared,
+    private readonly prefix: string,
+    private readonly observer: CacheObserver,
+  ) {}
+
+  /**
+   * The entry under `key`: a hit of the in-process tier comes back as it is, without a promise
+   * (the hot path); else the store's, kept in the in-process tier. With `count`, counted as a hit or miss.
+   * @throws {StowageError} STORE_ERROR with `readErrors: 'throw'`.
+   */
+  read(key: string, operation: CacheOperation, count: boolean): Entry | Promise<Entry | undefined> {
+    const full = storeKey(this.prefix, key)
+    const { local, tags } = this.shared
+    const near = local?.get(full)
+    if (near !== undefined) {
+      if (near.tags === undefined || tags.current(this.prefix, near.tags)) {
+        if (count) this.observer.hit(key, near.freshUntil, 'local')
+        return near
+      }
+      // A tag of this copy was deleted since: the store tells what is current.
+      local?.delete(full)
+    }
+    return this.readStore(key, full, operation, count)
+  }
+
+  /**
+   * The entry the store holds under `full` (the store key of `key`), kept in the in-process tier.
+   * @throws {StowageError} STORE_ERROR with `readErrors: 'throw'`.
+   */
+  async readStore(key: string, full: string, operation: CacheOperation, count: boolean): Promise<Entry | undefined> {
+    const { local, store, claims } = this.shared
+    let bytes: Uint8Array | undefined
+    // The store's remaining TTL bounds the local copy's life (when the store can tell it).
+    let ttl: number | undefined
+    // A write of the key while this read waits makes what it read too old to keep (or to drop).
+    const claim = claims.begin(full)
+    let entry: Entry | undefined
+    try {
+      try {
+        if (local && store.getWithTtl) {
+          const found = await store.getWithTtl(full)
+          bytes = found?.value
+          ttl = found?.ttl
+        } else {
+          bytes = await store.get(full)
+        }
+      } catch (e) {
+        return this.observer.readFailed(key, e, operation, count)
+      }
+      entry = await this.open(key, bytes, operation, count, () => (claim.superseded ? Promise.resolve() : store.delete(full)))
+    } finally {
+      claims.end(claim)
+    }
+    if (entry !== undefined && local && !claim.superseded) local.set(full, entry, (bytes as Uint8Array).length, ttl)
+    return entry
+  }
+
+  /**
+   * Opens stored bytes (see openEntry), then counts (with `count`) and reports what came of it;
+   * bytes found worthless are dropped with `drop` (by default, the store's delete of the key).
+   * @throws {StowageError} STORE_ERROR with `readErrors: 'throw'`, when checking the tags failed.
+   */
+  async open(
+    key: string,
+    bytes: Uint8Array | undefined,
+    operation: CacheOperation,
+    count: boolean,
+    drop: () => Promise<unknown> = () => this.shared.store.delete(storeKey(this.prefix, key)),
+  ): Promise<Entry | undefined> {
+    const opened = await openEntry(this.shared.opener, this.prefix, key, bytes)
+    if ('entry' in opened) {
+      if (count) this.observer.hit(key, opened.entry.freshUntil, 'store')
+      return opened.entry
+    }
+    if ('storeError' in opened) return this.observer.readFailed(key, opened.storeError, operation, count)
+    if (opened.error !== undefined) this.observer.failed(opened.operation ?? operation, key, opened.error)
+    if (opened.drop) this.drop(undefined, drop)
+    if (count) this.observer.miss(key, opened.miss)
+    return undefined
+  }
+
+  /** Deletes worthless bytes in the background with `remove`, unless the key was written since they were read (`claim`). */
+  drop(claim: Claim | undefined, remove: () => Promise<unknown>): void {
+    Promise.resolve()
+      .then(() => (claim?.superseded ? undefined : remove()))
+      .catch(() => {})
+  }
+}
