@@ -164,6 +164,7 @@ const redisPass = JSON.parse(lastLine(run('redis-bench.ts'))) as RedisPass
 const redis = redisTables(redisPass)
 const bundles = run('bundle-bench.ts')
 const caches = run('cache-bench.ts')
+const adapters = run('adapter-bytes-bench.ts')
 const memoryStore = run('memory-store-bench.ts')
 const idb = run('idb-bench.ts')
 const streams = run('inflate-bench.ts')
@@ -408,6 +409,24 @@ packages/redis/test/invalidation.test.ts), not timed here.
 
 ${markdown(caches)}
 
+## Framework adapters: Redis bytes (issue 26)
+
+The bench's four real corpora written through Keyv 5.6 and unstorage 1.17 into a redis-server of
+the run's own, each value under one key: with their own Redis adapters (@keyv/redis 5.1 with
+Keyv's default serializer, the same with @keyv/compress-gzip 2.0, the same with a JSON → gzip →
+base64 serializer; unstorage's \`redis\` driver) and with Stowage's (\`@stowage/keyv\` with Keyv's
+serialization on, and through \`createKeyv\` with it off; \`@stowage/unstorage\`), both over
+\`@stowage/redis\`. Bytes are Redis's \`MEMORY USAGE … SAMPLES 0\` summed over every key written
+(key names and per-key overhead included; a large single value is counted in the allocator's size
+classes, so the three one-value corpora are coarse). Keyv 5.6 hands @keyv/compress-gzip the value
+itself, which pako refuses unless it is a string, and then writes the deflated bytes as a JSON
+object of numbers (\`{"0":120,"1":156,…}\`): its column stores each value as its JSON text, the
+only way that pairing stores anything, and shows the cost. Keyv's default serializer fails on
+browser-compat-data (an object with a \`toJSON\` key that is not a function), so the totals leave
+that corpus out. \`pnpm --filter @stowage/bench bench:adapters\` runs this section alone.
+
+${markdown(adapters)}
+
 ## Memory store accounting (issue 12)
 
 The memory store counts each entry as its value, its key and \`MEMORY_ENTRY_OVERHEAD\` (600 B, half
@@ -442,7 +461,7 @@ writeFileSync(join(here, '..', 'RESULTS.md'), results)
 // The raw figures behind RESULTS.md, for anyone who wants other ratios.
 writeFileSync(
   join(here, '..', 'results.json'),
-  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, codec: { clean, loaded }, redis: redisPass, browser, browserCodec: result(browserCodec), reload: result(reload), fetch: result(fetches), persist: [...result<Browser>(persistState), ...result<Browser>(persistFirefox)], hostile: hostileRows, serverCost: result(serverCost), cacheMicro: result(cacheMicro), dictionary: result(dictionary) }, null, 1)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, codec: { clean, loaded }, redis: redisPass, browser, browserCodec: result(browserCodec), reload: result(reload), fetch: result(fetches), persist: [...result<Browser>(persistState), ...result<Browser>(persistFirefox)], hostile: hostileRows, serverCost: result(serverCost), cacheMicro: result(cacheMicro), dictionary: result(dictionary), adapters: result(adapters) }, null, 1)}\n`,
 )
 console.log(targets.table)
 console.log('\nwrote apps/bench/RESULTS.md')
