@@ -23,10 +23,12 @@ import { gzipSync } from 'node:zlib'
 // cost the whole ~0.3 KiB (three small classes and their references). Dictionaries that live in
 // the store (issue 19: loaded by id when an envelope names one the codec lacks, checked, stored by
 // the writer before its first write, and the functions that store, load and check them) added
-// ~1 KiB; the whole's budget went from 35 to 36 KiB for them. The budgets catch the next growth.
+// ~1 KiB, and a cache that trains its own (autoDictionary: the trainer, and trainDictionary
+// reachable from createCache) ~1.1 KiB more: 36.8 KiB. The whole's budget went from 35 to 37 KiB
+// for them (the persister's bundle, which needs neither, did not grow). The budgets catch the next growth.
 const budgets = [
   ['the codec', "export { encode, decode, encodeAsync, decodeAsync, createCodec, StowageError } from './dist/index.js'", 22.5 * 1024],
-  ['codec + Cache + memory store', "export * from './dist/index.js'", 36 * 1024],
+  ['codec + Cache + memory store', "export * from './dist/index.js'", 37 * 1024],
 ]
 
 let over = false

@@ -86,7 +86,7 @@ export const trainDictionary: (samples: readonly unknown[], options?: TrainOptio
 export function createCache<const V extends CacheSchemas>(options: CacheOptions & { readonly schemas: V }): Cache<{ -readonly [K in keyof V]: StandardSchemaV1.InferOutput<V[K]> }>
 export function createCache<S extends CacheSchema = CacheSchema>(options?: CacheOptions): Cache<S>
 export function createCache(options?: CacheOptions): Cache {
-  return createCacheWith(api.createCodec, options)
+  return createCacheWith(api.createCodec, options, (values, size) => trainDictionaryWith(platform, values, { size }))
 }
 
 /**

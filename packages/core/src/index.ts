@@ -1,6 +1,7 @@
 // @stowage/core: what is public, by name. The functions are bound to a platform in functions.ts.
 export { createCache, createCodec, decode, decodeAsync, dictionaryId, encode, encodeAsync, loadDictionary, readDictionary, storeDictionary, trainDictionary } from './functions.js'
 export { DICTIONARY_KEY_PREFIX, dictionaryKey } from './cache/dictionary-book.js'
+export { DEFAULT_AUTO_SAMPLES, DEFAULT_AUTO_SIZE, dictionaryPointerKey, type AutoDictionaryOptions } from './cache/dictionary-trainer.js'
 export type { Cache } from './cache/cache-api.js'
 export { DEFAULT_BREAKER_COOL_DOWN, DEFAULT_BREAKER_FAILURES, DEFAULT_BREAKER_PROBE_TIMEOUT, DEFAULT_BREAKER_WINDOW, type BreakerOptions, type BreakerState } from './cache/breaker.js'
 export type { CacheSchemas } from './cache/schemas.js'

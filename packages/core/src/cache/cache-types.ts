@@ -1,4 +1,5 @@
 import type { Codec } from '../codec/codec.js'
+import type { AutoDictionaryOptions } from './dictionary-trainer.js'
 import type { InvalidationChannel } from './invalidation.js'
 import type { CodecOptions } from '../codec/options.js'
 import type { Store } from '../stores/store.js'
@@ -43,6 +44,14 @@ export interface CacheOptions {
   readonly ttl?: number
   /** A codec, or options for one. Defaults to the default codec options. */
   readonly codec?: Codec | CodecOptions
+  /**
+   * Let the cache train a preset dictionary for its small values and write with it: it samples the
+   * values it writes, trains once it has enough, stores the dictionary beside the values (where any
+   * cache over the store finds it) and names it under `#dict-for:<namespace>`, so that every
+   * process of the namespace writes with the same one; it trains again when the values drift. See
+   * {@link AutoDictionaryOptions}. `true` takes the defaults. Defaults to `false`.
+   */
+  readonly autoDictionary?: boolean | AutoDictionaryOptions
   /** Schema version of the values this cache writes (uint32); it travels in each envelope. Defaults to 0. */
   readonly version?: number
   /**
@@ -201,7 +210,7 @@ export interface CacheStats {
 }
 
 /** Which cache operation an event or error comes from. */
-export type CacheOperation = 'get' | 'set' | 'delete' | 'deleteByTag' | 'clear' | 'getOrSet' | 'refresh' | 'migrate' | 'bundle'
+export type CacheOperation = 'get' | 'set' | 'delete' | 'deleteByTag' | 'clear' | 'getOrSet' | 'refresh' | 'migrate' | 'bundle' | 'train'
 
 /**
  * Related fields under one key (a Redis hash), each field a Stowage envelope, sharing one TTL:

@@ -15,6 +15,7 @@ import { CircuitBreaker } from './breaker.js'
 import { Changes } from './changes.js'
 import { Claims } from './claims.js'
 import { DictionaryBook } from './dictionary-book.js'
+import { DictionaryTrainer, type Train } from './dictionary-trainer.js'
 import { decodeInvalidation, INVALIDATION_CODEC_OPTIONS } from './invalidation.js'
 import { checkNamespace } from './keys.js'
 import { DEFAULT_LEASE_TIME, type LoadLease } from './lease.js'
@@ -48,7 +49,7 @@ function circuitBreaker(option: CacheOptions['breaker'], store: Store | undefine
  * Creates a cache; see {@link CacheOptions}. Exported bound to a compression backend by each entry.
  * @throws {StowageError} INVALID_ARGUMENT for a bad option.
  */
-export function createCacheWith<S extends CacheSchema>(createCodec: (options?: CodecOptions) => Codec, options: CacheOptions = {}): Cache<S> {
+export function createCacheWith<S extends CacheSchema>(createCodec: (options?: CodecOptions) => Codec, options: CacheOptions = {}, train?: Train): Cache<S> {
   const namespace = options.namespace ?? DEFAULT_NAMESPACE
   checkNamespace(namespace)
   checkTtl(options.ttl)
@@ -77,6 +78,9 @@ export function createCacheWith<S extends CacheSchema>(createCodec: (options?: C
   const dictionaries = new DictionaryBook(breakable, settled, createCodec)
   const guarded = dictionaries.guard(breakable)
   const messages = createCodec(INVALIDATION_CODEC_OPTIONS)
+  const auto = options.autoDictionary
+  if (auto !== undefined && typeof auto !== 'boolean' && (typeof auto !== 'object' || auto === null)) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'autoDictionary is true, false or an object of options')
+  const trainer = auto === undefined || auto === false || train === undefined ? undefined : new DictionaryTrainer(guarded, store, namespace, dictionaries, createCodec, train, auto === true ? {} : auto)
   const local = localTier(options.local, options.store)
   // The book only serves the local tier's hits: without one it keeps nothing.
   const tags = new TagBook(local?.maxTags ?? 0)
@@ -104,6 +108,7 @@ export function createCacheWith<S extends CacheSchema>(createCodec: (options?: C
     changes: new Changes(claims, flight, local),
     origin: Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join(''),
     messages,
+    trainer,
     unsubscribe: undefined,
   }
   const { channel } = shared

@@ -12,7 +12,7 @@ import type { Codec } from '../codec/codec.js'
 import { crc32 } from '../codec/crc32.js'
 import { inspect } from '../codec/envelope.js'
 import type { CodecOptions } from '../codec/options.js'
-import { MAX_DICTIONARY_SIZE } from '../codec/options.js'
+import { DICTIONARY_COMPRESS_THRESHOLD, MAX_DICTIONARY_SIZE } from '../codec/options.js'
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
 import type { Store } from '../stores/store.js'
@@ -88,14 +88,20 @@ export async function loadDictionary(store: Store, codec: Codec, id: number): Pr
 export type DictionaryOutcome = { readonly codec: Codec } | { readonly error: StowageError | undefined }
 
 /**
- * The dictionaries one cache has loaded from its store, and a codec that holds them: the cache's
- * own codec with the loaded dictionaries after its own (so it still writes with its first).
+ * The dictionaries one cache has loaded from its store, and codecs that hold them: `codec` reads
+ * with the cache's own dictionaries and every loaded one; `writer` writes with the cache's first,
+ * or with the dictionary it adopted (`autoDictionary`, see dictionary-trainer.ts).
  */
 export class DictionaryBook {
   private readonly loading = new Map<number, Promise<Uint8Array | StowageError | undefined>>()
   private readonly misses = new Map<number, number>()
   private loaded: Uint8Array[] = []
-  private codec: Codec
+  /** Reads every envelope of the cache's own and the loaded dictionaries. */
+  codec: Codec
+  /** Writes the cache's envelopes. */
+  writer: Codec
+  /** The dictionary the cache adopted and writes with, if any. */
+  writing: Uint8Array | undefined
   private readonly own: ReadonlySet<number>
   private published: Promise<void> | undefined
   private readonly envelopes: Codec
@@ -106,12 +112,13 @@ export class DictionaryBook {
    * @param make - makes a codec from options (the platform's createCodec).
    */
   constructor(
-    private readonly store: Store,
+    private readonly storeOf: Store,
     private readonly base: Codec,
     private readonly make: (options: CodecOptions) => Codec,
   ) {
     this.envelopes = make(DICTIONARY_CODEC_OPTIONS)
     this.codec = base
+    this.writer = base
     this.own = new Set(base.options.dictionaries.map((d) => crc32(d)))
   }
 
@@ -149,7 +156,7 @@ export class DictionaryBook {
    */
   publish(): Promise<void> {
     if (this.own.size === 0) return Promise.resolve()
-    this.published ??= Promise.all(this.base.options.dictionaries.map((d) => storeDictionary(this.store, this.envelopes, d))).then(
+    this.published ??= Promise.all(this.base.options.dictionaries.map((d) => storeDictionary(this.storeOf, this.envelopes, d))).then(
       () => undefined,
       (e: unknown) => {
         this.published = undefined
@@ -179,7 +186,7 @@ export class DictionaryBook {
   private async load(id: number): Promise<Uint8Array | StowageError | undefined> {
     let dictionary: Uint8Array | undefined
     try {
-      dictionary = await loadDictionary(this.store, this.envelopes, id)
+      dictionary = await loadDictionary(this.storeOf, this.envelopes, id)
     } catch (e) {
       if (!StowageError.isInstance(e)) return new StowageError(StowageErrorCode.STORE_ERROR, `reading dictionary ${hex8(id)} failed`, { cause: e })
       // A damaged or forged entry is looked at again later, like a missing one; a store failure at the next read.
@@ -191,9 +198,45 @@ export class DictionaryBook {
       return undefined
     }
     this.misses.delete(id)
-    if (this.loaded.length >= MAX_LOADED) this.loaded = this.loaded.slice(1)
+    this.learn(dictionary)
+    return dictionary
+  }
+
+  // Reads with `dictionary` from now on.
+  private learn(dictionary: Uint8Array): void {
+    if (this.loaded.includes(dictionary)) return
+    // The adopted dictionary is never forgotten while written with.
+    if (this.loaded.length >= MAX_LOADED) this.loaded = this.loaded.filter((d, i) => i > 0 || d === this.writing)
     this.loaded = [...this.loaded, dictionary]
     this.codec = this.make({ ...this.base.options, dictionaries: [...this.base.options.dictionaries, ...this.loaded] })
-    return dictionary
+  }
+
+  /**
+   * Stores `dictionary` beside the values, and reads with it.
+   * @returns its id.
+   * @throws {StowageError} the store's errors.
+   */
+  async store(dictionary: Uint8Array): Promise<number> {
+    const id = await storeDictionary(this.storeOf, this.envelopes, dictionary)
+    this.learn(dictionary)
+    return id
+  }
+
+  /**
+   * Writes with dictionary `id` from now on (first, before the cache's own), loading it from the store.
+   * @returns whether the store holds it (else nothing changes).
+   * @throws {StowageError} CORRUPT for a damaged entry; the store's errors.
+   */
+  async adopt(id: number): Promise<boolean> {
+    const known = this.loaded.find((d) => crc32(d) === id)
+    const dictionary = known ?? (await loadDictionary(this.storeOf, this.envelopes, id))
+    if (dictionary === undefined) return false
+    this.learn(dictionary)
+    this.writing = dictionary
+    const own = this.base.options.dictionaries.filter((d) => crc32(d) !== id)
+    // Small values are where a dictionary pays: the dictionary codec's threshold, unless the cache's own is lower.
+    const compressThreshold = Math.min(this.base.options.compressThreshold, DICTIONARY_COMPRESS_THRESHOLD)
+    this.writer = this.make({ ...this.base.options, compressThreshold, dictionaries: [dictionary, ...own] })
+    return true
   }
 }

@@ -51,12 +51,17 @@ function undecodable(e: unknown): MissReason {
   return 'corrupt'
 }
 
+/** The codec that reads this cache's entries: its own, with every dictionary it has loaded or trained. */
+export function readingCodec(opener: Opener): Codec {
+  return opener.dictionaries?.codec ?? opener.codec
+}
+
 // Decodes with the cache's codec, or, when the envelope names a dictionary the codec lacks, with
 // one that has it, loaded from the store. A dictionary the store lacks, or holds damaged, leaves
 // the codec's own error (UNSUPPORTED_TYPE), with the reason as its cause.
 async function decodeEnvelope(opener: Opener, bytes: Uint8Array) {
   try {
-    return await opener.codec.decodeEnvelopeAsync(bytes)
+    return await readingCodec(opener).decodeEnvelopeAsync(bytes)
   } catch (e) {
     if (opener.dictionaries === undefined || !StowageError.isInstance(e) || e.code !== StowageErrorCode.UNSUPPORTED_TYPE) throw e
     const found = await opener.dictionaries.codecFor(bytes)
@@ -163,7 +168,7 @@ export async function openHeader(opener: Opener, prefix: string, bytes: Uint8Arr
 export async function openWritten(opener: Opener, key: string, bytes: Uint8Array): Promise<Opened> {
   let decoded
   try {
-    decoded = await opener.codec.decodeEnvelopeAsync(bytes)
+    decoded = await decodeEnvelope(opener, bytes)
   } catch (e) {
     return { miss: undecodable(e), error: e }
   }

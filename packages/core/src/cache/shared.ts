@@ -1,6 +1,7 @@
 // What every namespace of one cache shares, settled once by createCache (create-cache.ts) and read
 // by the façade (cache.ts) and its helpers (reads.ts, writes.ts, bundle.ts, envelope-io.ts).
 import type { Codec } from '../codec/codec.js'
+import type { DictionaryTrainer } from './dictionary-trainer.js'
 import type { Store } from '../stores/store.js'
 import type { CircuitBreaker } from './breaker.js'
 import type { Changes } from './changes.js'
@@ -43,5 +44,7 @@ export interface Shared {
   /** Names this cache (and its namespaces) in invalidation messages. */
   readonly origin: string
   readonly messages: Codec
+  /** Trains the cache's dictionary (`autoDictionary`), when asked for. */
+  readonly trainer: DictionaryTrainer | undefined
   unsubscribe: (() => void) | undefined
 }

@@ -8,7 +8,7 @@ import type { Claim } from './claims.js'
 import type { EncodedEnvelope } from '../codec/codec.js'
 import { inspect } from '../codec/envelope.js'
 import type { StoreFence } from '../stores/store.js'
-import { openWritten, type Entry } from './entry-opener.js'
+import { openWritten, readingCodec, type Entry } from './entry-opener.js'
 import { encodeInvalidation, splitInvalidation, type InvalidationMessage } from './invalidation.js'
 import { storeKey } from './keys.js'
 import { storeTtl, type WriteSettings } from './load-settings.js'
@@ -28,8 +28,12 @@ export class Writes {
    * @throws {StowageError} UNSUPPORTED_TYPE, CYCLE, LIMIT_EXCEEDED from the codec.
    */
   encode(value: unknown, freshUntil: number | undefined, tags?: ReadonlyMap<string, number>): Promise<EncodedEnvelope> {
-    const { version } = this.shared
-    return this.shared.codec.encodeEnvelopeAsync(value, { schemaVersion: version === 0 ? undefined : version, freshUntil, tags })
+    // With `autoDictionary`, the writer holds the trained dictionary once adopted, and every value written is offered to the trainer.
+    const { version, opener, trainer } = this.shared
+    const writer = opener.dictionaries?.writer ?? this.shared.codec
+    const encoded = writer.encodeEnvelopeAsync(value, { schemaVersion: version === 0 ? undefined : version, freshUntil, tags })
+    if (trainer === undefined) return encoded
+    return encoded.then((e) => (trainer.offer(e, (error) => this.observer.failed('train', undefined, error)), e))
   }
 
   /**
@@ -118,7 +122,7 @@ export class Writes {
     const { local, opener } = this.shared
     if (opener.schemaFor?.(key) === undefined) {
       if (local === undefined) return undefined
-      const { codec } = opener
+      const codec = readingCodec(opener)
       const { freshUntil, tags } = inspect(encoded.bytes)
       return local.lazy(() => codec.decode(encoded.bytes), freshUntil, tags)
     }

@@ -1,0 +1,195 @@
+// A dictionary a cache trains for itself (issue 19, `autoDictionary`): it samples the small values
+// it writes, trains a preset dictionary once it has enough, stores it beside the values, and from
+// then on writes with it. Several processes converge on one dictionary per namespace: the store key
+// `#dict-for:<namespace>` names the dictionary the namespace writes with, set only where it has
+// none (the store's `ensureMany`, atomic; else read, then set), and each process adopts whatever it
+// names, so a late trainer drops its own dictionary for the first one stored. When the values drift
+// (what writes compress to grows past the ratio measured at training), a new round of samples
+// trains a new dictionary, which replaces the pointer; older dictionaries stay in the store, so
+// every entry written with them stays readable.
+import type { Codec, EncodedEnvelope } from '../codec/codec.js'
+import { MAX_DICTIONARY_SIZE } from '../codec/options.js'
+import { StowageErrorCode } from '../errors/error-codes.js'
+import { StowageError } from '../errors/stowage-error.js'
+import type { Store } from '../stores/store.js'
+import { DICTIONARY_CODEC_OPTIONS, type DictionaryBook } from './dictionary-book.js'
+
+/** Options of automatic dictionaries (`CacheOptions.autoDictionary`). Every field is optional. */
+export interface AutoDictionaryOptions {
+  /** Values sampled before a dictionary is trained. Defaults to {@link DEFAULT_AUTO_SAMPLES}. */
+  readonly samples?: number
+  /** The dictionary's size in bytes, 256 to 32,768. Defaults to {@link DEFAULT_AUTO_SIZE}. */
+  readonly size?: number
+  /** Values whose MessagePack is longer are not sampled (a dictionary pays on small values). Defaults to 16,384. */
+  readonly maxSampleBytes?: number
+  /** Writes between two checks of how well the dictionary still compresses. Defaults to 1,000. */
+  readonly checkEvery?: number
+}
+
+/**
+ * Default of {@link AutoDictionaryOptions.samples}: on small real values (emojibase rows, countries,
+ * GitHub users and issues), dictionaries trained on 50 to 400 values compressed held-out values
+ * within 3% of one another (apps/bench/RESULTS.md, "Dictionaries a cache trains").
+ */
+export const DEFAULT_AUTO_SAMPLES = 100
+/** Default of {@link AutoDictionaryOptions.size}: 4 KiB gave most of 16 KiB's gain on values under 2 kB, at a quarter of the encode cost. */
+export const DEFAULT_AUTO_SIZE = 4096
+/** A new dictionary is trained when writes compress this much worse than at training. */
+const DRIFT = 1.25
+/** Writes with a new dictionary measured for the baseline ratio that later windows are held to. */
+const BASELINE_WRITES = 100
+
+/** Trains a dictionary of `size` bytes on `values` (the platform's trainDictionary). */
+export type Train = (values: readonly unknown[], size: number) => Uint8Array
+
+// The proposals under way per store, for stores without an atomic ensureMany.
+const proposing = new WeakMap<Store, Promise<unknown>>()
+
+/** The store key that names the dictionary a namespace writes with. */
+export const dictionaryPointerKey = (namespace: string): string => `#dict-for:${namespace}`
+
+function positive(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback
+  if (!Number.isInteger(value) || value < min || value > max) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `autoDictionary.${name} must be an integer from ${min} to ${max}, not ${String(value)}`)
+  return value
+}
+
+/** Trains, shares and adopts the dictionary of one cache (its namespace and those under it). */
+export class DictionaryTrainer {
+  private readonly samples: number
+  private readonly size: number
+  private readonly maxSampleBytes: number
+  private readonly checkEvery: number
+  private taken: Uint8Array[] = []
+  private state: 'looking' | 'sampling' | 'training' | 'writing' = 'looking'
+  private baseline: number | undefined
+  private window = { stored: 0, payload: 0, writes: 0 }
+  private readonly envelopes: Codec
+
+  /**
+   * @param store - where values, dictionaries and the pointer live.
+   * @param given - that store as the caller gave it (every cache over it takes turns with the others).
+   * @param namespace - the cache's namespace: one dictionary per namespace.
+   * @param book - decodes the samples, and adopts the dictionary.
+   * @param make - makes a codec from options.
+   * @param trainOn - trains a dictionary.
+   * @param options - see {@link AutoDictionaryOptions}.
+   * @throws {StowageError} INVALID_ARGUMENT for a bad option.
+   */
+  constructor(
+    private readonly store: Store,
+    private readonly given: Store,
+    private readonly namespace: string,
+    private readonly book: DictionaryBook,
+    make: (options: typeof DICTIONARY_CODEC_OPTIONS) => Codec,
+    private readonly trainOn: Train,
+    options: AutoDictionaryOptions,
+  ) {
+    this.samples = positive('samples', options.samples, DEFAULT_AUTO_SAMPLES, 5, 100_000)
+    this.size = positive('size', options.size, DEFAULT_AUTO_SIZE, 256, MAX_DICTIONARY_SIZE)
+    this.maxSampleBytes = positive('maxSampleBytes', options.maxSampleBytes, 16_384, 1, 1 << 30)
+    this.checkEvery = positive('checkEvery', options.checkEvery, 1_000, 10, 1 << 30)
+    this.envelopes = make(DICTIONARY_CODEC_OPTIONS)
+    // Another process may have trained one already: adopted before any sampling.
+    this.run(async () => {
+      await this.adoptStored(true)
+    })
+  }
+
+  /**
+   * Learns from one written value: a sample while sampling, a measure of the dictionary once writing with it.
+   * @param failed - told of a failure to train, store or adopt a dictionary (the writing cache's error event); writes go on meanwhile.
+   */
+  offer(encoded: EncodedEnvelope, failed: (error: unknown) => void): void {
+    this.failed = failed
+    if (this.failure !== undefined) {
+      failed(this.failure)
+      this.failure = undefined
+    }
+    if (encoded.payloadLength > this.maxSampleBytes) return
+    if (this.state === 'sampling') {
+      this.taken.push(encoded.bytes)
+      if (this.taken.length >= this.samples) this.run(() => this.train())
+      return
+    }
+    if (this.state !== 'writing') return
+    const w = this.window
+    w.stored += encoded.bytes.length
+    w.payload += encoded.payloadLength
+    w.writes++
+    if (w.writes < (this.baseline === undefined ? BASELINE_WRITES : this.checkEvery)) return
+    const ratio = w.stored / Math.max(1, w.payload)
+    this.window = { stored: 0, payload: 0, writes: 0 }
+    if (this.baseline === undefined) this.baseline = ratio
+    else if (ratio > this.baseline * DRIFT) {
+      // The values changed: a new round of samples, then a new dictionary.
+      this.state = 'sampling'
+      this.taken = []
+    }
+  }
+
+  /** Resolves when no training or lookup is under way (for tests and shutdown). */
+  settled(): Promise<void> {
+    return this.pending
+  }
+
+  private pending: Promise<void> = Promise.resolve()
+  private failed: ((error: unknown) => void) | undefined
+  // A failure before any write could be told: told at the next.
+  private failure: unknown
+
+  private run(step: () => Promise<void>): void {
+    this.pending = this.pending.then(step).catch((e: unknown) => {
+      if (this.state === 'training' || this.state === 'looking') this.state = 'sampling'
+      this.taken = []
+      if (this.failed === undefined) this.failure = e
+      else this.failed(e)
+    })
+  }
+
+  // Adopts the dictionary the pointer names, if any; else (on the first look) starts sampling.
+  private async adoptStored(first: boolean): Promise<boolean> {
+    const pointer = await this.store.get(dictionaryPointerKey(this.namespace))
+    if (pointer === undefined) {
+      if (first) this.state = 'sampling'
+      return false
+    }
+    const id = this.envelopes.decode<unknown>(pointer)
+    if (typeof id !== 'number' || !Number.isInteger(id) || id < 0 || id > 0xffffffff) throw new StowageError(StowageErrorCode.CORRUPT, `the store's ${dictionaryPointerKey(this.namespace)} names no dictionary`)
+    const measured = await this.book.adopt(id)
+    if (!measured) throw new StowageError(StowageErrorCode.CORRUPT, `the store lacks the dictionary ${dictionaryPointerKey(this.namespace)} names (${id.toString(16).padStart(8, '0')})`)
+    this.startWriting()
+    return true
+  }
+
+  private async train(): Promise<void> {
+    this.state = 'training'
+    const taken = this.taken
+    this.taken = []
+    const values = taken.map((bytes) => this.book.codec.decode(bytes))
+    const dictionary = this.trainOn(values, this.size)
+    const id = await this.book.store(dictionary)
+    const pointer = this.envelopes.encode(id)
+    const key = dictionaryPointerKey(this.namespace)
+    const replacing = this.book.writing !== undefined
+    const propose = async () => {
+      if (replacing) await this.store.set(key, pointer)
+      else if (this.store.ensureMany) await this.store.ensureMany([{ key, value: pointer }])
+      else if ((await this.store.get(key)) === undefined) await this.store.set(key, pointer)
+      // Whatever the pointer names now is the namespace's dictionary: this one, or one stored first.
+      return this.adoptStored(false)
+    }
+    // Without ensureMany a read then a write is no atomic step: caches of this process over one
+    // store take turns, so that they converge (across processes, the last pointer written wins at
+    // their next training).
+    const turn = (proposing.get(this.given) ?? Promise.resolve()).then(propose, propose)
+    proposing.set(this.given, turn.catch(() => undefined))
+    if (!(await turn)) throw new StowageError(StowageErrorCode.STORE_ERROR, `the store did not keep ${key}`)
+  }
+
+  private startWriting(): void {
+    this.state = 'writing'
+    this.window = { stored: 0, payload: 0, writes: 0 }
+    this.baseline = undefined
+  }
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest'
+import { createCache, createCodec, createMemoryStore, dictionaryKey, dictionaryPointerKey, inspect, StowageErrorCode, type Store } from '../src/index.js'
+import { record, until } from './cache-helpers.js'
+
+const user = (i: number) => ({ login: `user${i}`, id: 1000 + i, url: `https://api.github.com/users/user${i}`, html_url: `https://github.com/user${i}`, repos_url: `https://api.github.com/users/user${i}/repos`, type: 'User', site_admin: false })
+
+// Writes users from `from` on until the envelope of the last names a dictionary (training runs beside the writes).
+async function writeUntilTrained(cache: ReturnType<typeof createCache>, store: Store, from: number): Promise<number> {
+  let i = from
+  await until(async () => {
+    await cache.set(`u${i}`, user(i))
+    return inspect((await store.get(`users:u${i++}`))!).dictionaryId !== undefined
+  }, 5_000)
+  return i
+}
+
+describe('autoDictionary (issue 19)', () => {
+  it('samples the values written, trains, stores the dictionary and its pointer, and writes with it from then on', async () => {
+    const store = createMemoryStore()
+    const cache = createCache({ store, namespace: 'users', autoDictionary: { samples: 20 }, local: false })
+    for (let i = 0; i < 20; i++) await cache.set(`u${i}`, user(i))
+    const plainBytes = (await store.get('users:u3'))!.length
+    const end = await writeUntilTrained(cache, store, 20)
+    const last = (await store.get(`users:u${end - 1}`))!
+    const id = inspect(last).dictionaryId!
+    expect(await store.get(dictionaryKey(id))).toBeDefined()
+    expect(await store.get(dictionaryPointerKey('users'))).toBeDefined()
+    expect(last.length).toBeLessThan(plainBytes * 0.6)
+    // A cache that never trained reads every value, old and new.
+    const reader = createCache({ store, namespace: 'users', local: false })
+    for (const i of [3, end - 1]) expect(await reader.get(`u${i}`)).toStrictEqual(user(i))
+    // So does the writer itself.
+    expect(await cache.get(`u${end - 1}`)).toStrictEqual(user(end - 1))
+  })
+
+  it('a cache that starts over a namespace with a dictionary adopts it before its first writes, without sampling', async () => {
+    const store = createMemoryStore()
+    const first = createCache({ store, namespace: 'users', autoDictionary: { samples: 20 } })
+    for (let i = 0; i < 20; i++) await first.set(`u${i}`, user(i))
+    const trained = await writeUntilTrained(first, store, 20)
+    const id = inspect((await store.get(`users:u${trained - 1}`))!).dictionaryId
+    const later = createCache({ store, namespace: 'users', autoDictionary: { samples: 20 } })
+    // Adoption runs beside the first write: within a write or two, far before 20 samples.
+    const end = await writeUntilTrained(later, store, 1000)
+    expect(end).toBeLessThan(1000 + 3)
+    expect(inspect((await store.get(`users:u${end - 1}`))!).dictionaryId).toBe(id)
+  })
+
+  it('two caches training at once over one store converge on one dictionary', async () => {
+    const store = createMemoryStore()
+    const a = createCache({ store, namespace: 'users', autoDictionary: { samples: 20 } })
+    const b = createCache({ store, namespace: 'users', autoDictionary: { samples: 20 } })
+    // Each samples values of its own, so each trains a dictionary of its own bytes.
+    for (let i = 0; i < 20; i++) await Promise.all([a.set(`a${i}`, user(i)), b.set(`b${i}`, user(i + 5000))])
+    let ia = 20
+    let ib = 20
+    await until(async () => {
+      await Promise.all([a.set(`a${ia}`, user(ia)), b.set(`b${ib}`, user(ib + 5000))])
+      const da = inspect((await store.get(`users:a${ia++}`))!).dictionaryId
+      const db = inspect((await store.get(`users:b${ib++}`))!).dictionaryId
+      return da !== undefined && db !== undefined
+    }, 5_000)
+    expect(inspect((await store.get(`users:a${ia - 1}`))!).dictionaryId).toBe(inspect((await store.get(`users:b${ib - 1}`))!).dictionaryId)
+  })
+
+  it('refuses bad options', () => {
+    expect(() => createCache({ autoDictionary: { samples: 1 } })).toThrow(expect.objectContaining({ code: StowageErrorCode.INVALID_ARGUMENT }))
+    expect(() => createCache({ autoDictionary: { size: 100 } })).toThrow(expect.objectContaining({ code: StowageErrorCode.INVALID_ARGUMENT }))
+    expect(() => createCache({ autoDictionary: 'yes' as never })).toThrow(expect.objectContaining({ code: StowageErrorCode.INVALID_ARGUMENT }))
+  })
+
+  it('a pointer to a dictionary the store lacks is an error event, and writes go on without a dictionary', async () => {
+    const store = createMemoryStore()
+    await store.set(dictionaryPointerKey('users'), createCodec({ compress: 'never', maxDepth: 1, maxItems: 1 }).encode(0x12345678))
+    const cache = createCache({ store, namespace: 'users', autoDictionary: { samples: 20 } })
+    const errors = record(cache, 'error')
+    await new Promise((r) => setTimeout(r, 20))
+    await cache.set('u1', user(1))
+    expect(inspect((await store.get('users:u1'))!).dictionaryId).toBeUndefined()
+    expect(errors.map((e) => [e.operation, e.error.code])).toStrictEqual([['train', StowageErrorCode.CORRUPT]])
+    expect(await cache.get('u1')).toStrictEqual(user(1))
+  })
+})
