@@ -63,6 +63,28 @@ describe('autoDictionary (issue 19)', () => {
     expect(inspect((await store.get(`users:a${ia - 1}`))!).dictionaryId).toBe(inspect((await store.get(`users:b${ib - 1}`))!).dictionaryId)
   })
 
+  it('trains again when the values drift, and values written with the old dictionary stay readable', async () => {
+    const store = createMemoryStore()
+    const cache = createCache({ store, namespace: 'users', autoDictionary: { samples: 20, checkEvery: 10 }, local: false })
+    for (let i = 0; i < 20; i++) await cache.set(`u${i}`, user(i))
+    let i = await writeUntilTrained(cache, store, 20)
+    const first = inspect((await store.get(`users:u${i - 1}`))!).dictionaryId
+    // The first 100 writes with it set the baseline.
+    for (let n = 0; n < 100; n++, i++) await cache.set(`u${i}`, user(i))
+    // Then values of another kind: they compress far worse with it, and a new round trains on them.
+    const order = (n: number) => ({ sku: `SKU-${(n * 7919) % 100_000}`, qty: n % 9, warehouse: ['north', 'south', 'east'][n % 3], note: `order ${n} packed by team ${n % 13}` })
+    let second: number | undefined
+    await until(async () => {
+      await cache.set(`o${i}`, order(i))
+      second = inspect((await store.get(`users:o${i++}`))!).dictionaryId
+      return second !== undefined && second !== first
+    }, 5_000)
+    expect(await store.get(dictionaryKey(first!))).toBeDefined()
+    const reader = createCache({ store, namespace: 'users', local: false })
+    expect(await reader.get('u25')).toStrictEqual(user(25))
+    expect(await reader.get(`o${i - 1}`)).toStrictEqual(order(i - 1))
+  })
+
   it('refuses bad options', () => {
     expect(() => createCache({ autoDictionary: { samples: 1 } })).toThrow(expect.objectContaining({ code: StowageErrorCode.INVALID_ARGUMENT }))
     expect(() => createCache({ autoDictionary: { size: 100 } })).toThrow(expect.objectContaining({ code: StowageErrorCode.INVALID_ARGUMENT }))
