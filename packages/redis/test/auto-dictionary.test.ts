@@ -20,7 +20,7 @@ afterAll(async () => {
 const user = (i: number) => ({ login: `user${i}`, id: 1000 + i, url: `https://api.github.com/users/user${i}`, html_url: `https://github.com/user${i}`, type: 'User', site_admin: false })
 
 describe('autoDictionary over Redis', () => {
-  it('two caches training at once converge on one dictionary, which a third that never trained reads with', async () => {
+  it('two caches reaching their samples at once train one dictionary between them, which a third that never trained reads with', async () => {
     const ns = `auto-${Math.random().toString(36).slice(2)}`
     const a = createCache({ store: createRedisStore({ client: one }), namespace: ns, autoDictionary: { samples: 20 }, local: false })
     const b = createCache({ store: createRedisStore({ client: two }), namespace: ns, autoDictionary: { samples: 20 }, local: false })
@@ -42,11 +42,13 @@ describe('autoDictionary over Redis', () => {
         if (id !== undefined) ids.add(id)
       }
       expect(ids.size).toBe(1)
+      // And only one was trained: the other process waited for the claim's holder.
+      expect((await one.keys('#dict:*')).filter((k) => !before.has(k))).toHaveLength(1)
       const reader = createCache({ store: createRedisStore({ client: one }), namespace: ns, local: false })
       expect(await reader.get(`b${i - 1}`)).toStrictEqual(user(i - 1 + 5000))
     } finally {
       const stored = (await one.keys('#dict:*')).filter((k) => !before.has(k))
-      await one.del(...(await one.keys(`${ns}:*`)), dictionaryPointerKey(ns), ...[...ids].map(dictionaryKey), ...stored)
+      await one.del(...(await one.keys(`${ns}:*`)), dictionaryPointerKey(ns), ...[...ids].map(dictionaryKey), ...stored, ...(await one.keys(`#dict-training:${ns}:*`)))
     }
   })
 })

@@ -3,11 +3,15 @@
 // then on writes with it. Several processes converge on one dictionary per namespace: the store key
 // `#dict-for:<namespace>` names the dictionary the namespace writes with, set only where it has
 // none (the store's `ensureMany`, atomic; else read, then set), and each process adopts whatever it
-// names, so a late trainer drops its own dictionary for the first one stored. When the values drift
+// names, so a late trainer drops its own dictionary for the first one stored. Where the store has
+// ensureMany (Redis), only one process trains per round: the one that sets the round's claim key
+// `#dict-training:<namespace>:<current id>` (it lives a minute); the others wait for its pointer.
+// When the values drift
 // (what writes compress to grows past the ratio measured at training), a new round of samples
 // trains a new dictionary, which replaces the pointer; older dictionaries stay in the store, so
 // every entry written with them stays readable.
 import type { Codec, EncodedEnvelope } from '../codec/codec.js'
+import { crc32 as dictionaryId } from '../codec/crc32.js'
 import { MAX_DICTIONARY_SIZE } from '../codec/options.js'
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
@@ -36,6 +40,10 @@ export const DEFAULT_AUTO_SAMPLES = 100
 export const DEFAULT_AUTO_SIZE = 4096
 /** A new dictionary is trained when writes compress this much worse than at training. */
 const DRIFT = 1.25
+/** How long a process's claim to train for a namespace holds the others off, in ms. */
+const CLAIM_MS = 60_000
+/** Writes between two looks for the dictionary another process is training. */
+const WAIT_CHECK = 50
 /** Writes with a new dictionary measured for the baseline ratio that later windows are held to. */
 const BASELINE_WRITES = 100
 
@@ -61,7 +69,10 @@ export class DictionaryTrainer {
   private readonly maxSampleBytes: number
   private readonly checkEvery: number
   private taken: Uint8Array[] = []
-  private state: 'looking' | 'sampling' | 'training' | 'writing' = 'looking'
+  private state: 'looking' | 'sampling' | 'training' | 'waiting' | 'writing' = 'looking'
+  // While waiting for another process's dictionary: since when, and writes seen.
+  private waitingSince = 0
+  private waited = 0
   private baseline: number | undefined
   private window = { stored: 0, payload: 0, writes: 0 }
   private readonly envelopes: Codec
@@ -110,6 +121,12 @@ export class DictionaryTrainer {
     if (this.state === 'sampling') {
       this.taken.push(encoded.bytes)
       if (this.taken.length >= this.samples) this.run(() => this.train())
+      return
+    }
+    if (this.state === 'waiting') {
+      // Another process trains: its pointer is looked for every WAIT_CHECK writes; past the claim's
+      // life (it may have died), this process samples again.
+      if (++this.waited % WAIT_CHECK === 0) this.run(() => this.lookAgain())
       return
     }
     if (this.state !== 'writing') return
@@ -162,10 +179,41 @@ export class DictionaryTrainer {
     return true
   }
 
+  // Adopts the pointer's dictionary when it is not the one written with; after the claim's life, samples again.
+  private async lookAgain(): Promise<void> {
+    if (this.state !== 'waiting') return
+    const pointer = await this.store.get(dictionaryPointerKey(this.namespace))
+    const id = pointer === undefined ? undefined : this.envelopes.decode<unknown>(pointer)
+    const current = this.book.writing === undefined ? undefined : dictionaryId(this.book.writing)
+    if (typeof id === 'number' && id !== current) {
+      await this.adoptStored(false)
+      return
+    }
+    if (Date.now() - this.waitingSince > CLAIM_MS) {
+      this.state = 'sampling'
+      this.taken = []
+    }
+  }
+
+  // One process trains per namespace and round: the first to set the round's claim key (where the
+  // store has an atomic ensureMany; elsewhere every process trains, and the pointer still converges).
+  private async claimed(): Promise<boolean> {
+    if (!this.store.ensureMany) return true
+    const current = this.book.writing === undefined ? 'none' : dictionaryId(this.book.writing).toString(16).padStart(8, '0')
+    const token = crypto.getRandomValues(new Uint32Array(1))[0] as number
+    const [held] = await this.store.ensureMany([{ key: `#dict-training:${this.namespace}:${current}`, value: this.envelopes.encode(token), ttl: CLAIM_MS }])
+    if (held !== undefined && this.envelopes.decode<unknown>(held) === token) return true
+    this.state = 'waiting'
+    this.waitingSince = Date.now()
+    this.waited = 0
+    return false
+  }
+
   private async train(): Promise<void> {
     this.state = 'training'
     const taken = this.taken
     this.taken = []
+    if (!(await this.claimed())) return
     const values = taken.map((bytes) => this.book.codec.decode(bytes))
     const dictionary = this.trainOn(values, this.size)
     const id = await this.book.store(dictionary)
