@@ -246,7 +246,7 @@ What the misses above come from, as measured (figures of a given run vary; the c
 - **Dictionaries (issue 19): set + get and encode with a dictionary.** zlib primes a deflate
   stream with the dictionary at every value (Node's \`deflateRawSync\` with a \`dictionary\`
   hashes its 4 KiB each time: ~10 µs of the ~14 µs encode of a 0.9 kB user, against 3.3 µs without
-  one), and inflating loads it again; zlib's \`deflateCopy\` of a primed stream would skip that, but
+  one, where a value under 1 KiB is not deflated at all), and inflating loads it again; zlib's \`deflateCopy\` of a primed stream would skip that, but
   Node does not expose it. A 1 KiB dictionary costs less (section "Dictionaries", issue 9) and
   compresses these values a little worse. The bytes are the gain: 0.23× a JSON string's Redis memory.
 - **Browser encode and the persister's save and restore (issue 18).** Encoding in JavaScript costs
