@@ -21,10 +21,13 @@ import { gzipSync } from 'node:zlib'
 // by ~120 B, a miss reported as such. Splitting the Cache façade into its reads, writes, bytes in
 // and out, bundles and observer (issue 21, item 15: helpers that never call back into the façade)
 // cost the whole ~0.3 KiB (34.3 to 34.6 KiB: three small classes and their references); the
-// budgets here catch the next growth.
+// budgets here catch the next growth. Refusing bytes after a deflate stream in the portable build
+// as the Node build does (issue 21: deflate-end.ts, which reads a stream's Huffman codes to find
+// where it ends, as fflate cannot say) took the codec to ~22.8 KiB and the whole to ~35.3 KiB:
+// budgets 23 and 35.5 KiB.
 const budgets = [
-  ['the codec', "export { encode, decode, encodeAsync, decodeAsync, createCodec, StowageError } from './dist/index.js'", 22.5 * 1024],
-  ['codec + Cache + memory store', "export * from './dist/index.js'", 35 * 1024],
+  ['the codec', "export { encode, decode, encodeAsync, decodeAsync, createCodec, StowageError } from './dist/index.js'", 23 * 1024],
+  ['codec + Cache + memory store', "export * from './dist/index.js'", 35.5 * 1024],
 ]
 
 let over = false
