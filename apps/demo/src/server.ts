@@ -150,7 +150,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     const data = /^\/api\/data\/([\w-]+)$/.exec(url.pathname)
     if (data && (req.method === 'GET' || req.method === 'HEAD')) {
       const name = data[1] as string
-      if (!datasets[name]) return void res.writeHead(404).end()
+      if (!Object.hasOwn(datasets, name)) return void res.writeHead(404).end()
       // The envelope as stored, its ETag, 304s and JSON on request: @stowage/http's helper.
       const response = await envelopeResponse(fromNodeRequest(req), await envelope(name), { codec: cache.codec })
       if (response.status === 304) counters.notModified++
@@ -175,7 +175,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     if (invalidate && req.method === 'POST') {
       if (!sameOrigin(req)) return void res.writeHead(403, { 'Content-Type': 'text/plain' }).end('state changes only from this server\'s own pages')
       const name = invalidate[1] as string
-      if (!datasets[name]) return void res.writeHead(404).end()
+      if (!Object.hasOwn(datasets, name)) return void res.writeHead(404).end()
       revisions.set(name, (revisions.get(name) ?? 1) + 1)
       await cache.delete(name)
       figures.delete(name)
