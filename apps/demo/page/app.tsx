@@ -55,10 +55,18 @@ async function fetchJson<T>(path: string): Promise<T> {
   return result.value
 }
 
+// The list, asked of the server on every page load even when a fresh copy was restored (one
+// request, answered 304): the status line then says whether the server answers, never a bare "—".
+const countriesQuery = { queryKey: ['countries'], queryFn: () => fetchJson<Summary[]>('/api/countries'), refetchOnMount: 'always' as const }
+
+// A failed request that no kept copy could answer: the server is unreachable (or, from a plain
+// static server, there is no API), and IndexedDB holds nothing for it yet.
+const NOTHING_KEPT = 'Nothing to show: the server is unreachable and this browser has kept nothing from an earlier visit. Start the demo with pnpm demo and open the address it prints.'
+
 const number = new Intl.NumberFormat('en')
 
 function CountryList({ selected, onSelect }: { selected: string | undefined; onSelect: (code: string) => void }) {
-  const list = useQuery({ queryKey: ['countries'], queryFn: () => fetchJson<Summary[]>('/api/countries') })
+  const list = useQuery(countriesQuery)
   const favourites = useQuery<Set<string>>({ queryKey: ['favourites'], queryFn: () => new Set(), staleTime: Infinity })
   const client = useQueryClient()
   const [search, setSearch] = useState('')
@@ -73,7 +81,12 @@ function CountryList({ selected, onSelect }: { selected: string | undefined; onS
       return next
     })
   if (list.isPending) return <p>loading…</p>
-  if (list.isError) return <p className="bad">{String(list.error)}</p>
+  if (list.isError)
+    return (
+      <p className="bad" id="list-error">
+        {NOTHING_KEPT} <span className="muted">({String((list.error as Error)?.message ?? list.error)})</span>
+      </p>
+    )
   return (
     <div>
       <div className="filters">
@@ -145,13 +158,23 @@ function CountryDetail({ code, onSelect }: { code: string; onSelect: (code: stri
 }
 
 function Status() {
-  const list = useQuery({ queryKey: ['countries'], queryFn: () => fetchJson<Summary[]>('/api/countries') })
+  const list = useQuery(countriesQuery)
   const sources = Object.values(window.app.sources)
-  const offline = sources.includes('offline')
+  // The server did not answer: a request was served from IndexedDB, or failed with nothing kept.
+  const unreachable = sources.includes('offline') || list.isError
+  const state = unreachable
+    ? list.data === undefined
+      ? 'server unreachable, and this browser has kept nothing yet.'
+      : 'server unreachable: showing what IndexedDB holds.'
+    : list.isFetching
+      ? 'checking the server…'
+      : sources.length > 0
+        ? `data: ${[...new Set(sources)].join(', ')} (fetchCached: network, or revalidated with a 304).`
+        : 'not checked with the server yet.'
   return (
-    <p id="status" className="muted">
+    <p id="status" className={unreachable ? 'warning' : 'muted'}>
       {window.app.restored ? 'Restored from IndexedDB at once (the Stowage persister); ' : ''}
-      {offline ? 'server unreachable: showing what IndexedDB holds.' : list.isFetching ? 'checking the server…' : `data: ${[...new Set(sources)].join(', ') || '—'} (fetchCached: network, or revalidated with a 304).`}
+      {state}
     </p>
   )
 }

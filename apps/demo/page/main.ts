@@ -1,8 +1,10 @@
 // The demo page: fetches each object with fetchCached, which keeps the server's envelope bytes in
 // IndexedDB as they arrived, revalidates with ETags, and serves them offline. It shows the sizes
-// on both sides and checks the bytes in IndexedDB against the bytes in Redis.
+// on both sides and checks the bytes in IndexedDB against the bytes in Redis. With the server
+// unreachable it says so, and shows what this browser holds and can measure itself.
 import { createCache, inspect } from '@stowage/core'
 import { createIdbStore, fetchCachedWithInfo, type FetchSource } from '@stowage/idb'
+import { DATASET_LABELS } from './datasets.js'
 import { keepShell } from './shell.js'
 
 interface ServerFigures {
@@ -34,10 +36,22 @@ interface Row {
   readMs: number
   /** The JSON path: the same value kept as JSON text in IndexedDB, read back and parsed. */
   jsonParseMs: number
+  /** The value's JSON text in bytes, measured here (what the chart compares against). */
+  jsonBytes: number
 }
 declare global {
   interface Window {
-    demo: { ready: boolean; rows: Record<string, Row>; stats?: Stats; counts: Record<FetchSource, number>; shellKept?: boolean }
+    demo: {
+      ready: boolean
+      rows: Record<string, Row>
+      stats?: Stats
+      counts: Record<FetchSource, number>
+      shellKept?: boolean
+      /** Whether the server answered the last stats request (undefined before the first). */
+      online?: boolean
+      /** The objects that could not be shown, with why (no server and nothing kept, say). */
+      missing: Record<string, string>
+    }
   }
 }
 
@@ -49,7 +63,7 @@ const fromDisk = createCache({ store, namespace: 'demo', local: false })
 const jsonStore = createIdbStore({ dbName: 'stowage-demo-json' })
 const utf8 = new TextEncoder()
 const fromUtf8 = new TextDecoder()
-window.demo = { ready: false, rows: {}, counts: { network: 0, revalidated: 0, offline: 0, stale: 0 } }
+window.demo = { ready: false, rows: {}, counts: { network: 0, revalidated: 0, offline: 0, stale: 0 }, missing: {} }
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
 
 async function sha256(bytes: Uint8Array): Promise<string> {
@@ -80,7 +94,8 @@ async function load(name: string): Promise<void> {
   window.demo.counts[result.source]++
   const stored = await cache.getBytes(url)
   const readMs = await timed(() => fromDisk.get(url))
-  await jsonStore.set(url, utf8.encode(JSON.stringify(result.value)))
+  const json = utf8.encode(JSON.stringify(result.value))
+  await jsonStore.set(url, json)
   const jsonParseMs = await timed(async () => JSON.parse(fromUtf8.decode(await jsonStore.get(url))))
   const previous = window.demo.rows[name]
   window.demo.rows[name] = {
@@ -93,7 +108,9 @@ async function load(name: string): Promise<void> {
     decodeMs,
     readMs,
     jsonParseMs,
+    jsonBytes: json.length,
   }
+  delete window.demo.missing[name]
   if (previous && previous.revision !== result.value.revision) flash.add(name)
 }
 
@@ -119,9 +136,13 @@ function payloadOf(bytes: Uint8Array): Uint8Array {
 
 async function refreshStats(): Promise<void> {
   try {
-    window.demo.stats = (await (await fetch('/api/stats')).json()) as Stats
+    const response = await fetch('/api/stats')
+    if (!response.ok) throw new Error(`HTTP ${response.status}`)
+    window.demo.stats = (await response.json()) as Stats
+    window.demo.online = true
   } catch {
-    // offline: keep the last figures
+    // No server (or, from a plain static server, no API): keep the last figures, if any.
+    window.demo.online = false
   }
   const stats = window.demo.stats
   if (!stats) return
@@ -136,17 +157,23 @@ async function refreshStats(): Promise<void> {
   }
 }
 
+// Whether the server is out of reach: its stats request failed, or a row came from IndexedDB because the request failed.
+const serverDown = () => window.demo.online === false || Object.values(window.demo.rows).some((r) => r.source === 'offline')
+const INVALIDATE_OFF = 'The server is unreachable: invalidating asks it to change the object, so it waits until the server answers.'
+
 function render(): void {
   const stats = window.demo.stats
   const rows = Object.values(window.demo.rows)
-  $('rows').innerHTML = rows
+  const down = serverDown()
+  const empty = `<tr><td colspan="13" class="empty">Nothing to show: the server is unreachable and this browser has kept nothing from an earlier visit. Start the demo with <code>pnpm demo</code> and open the address it prints.</td></tr>`
+  $('rows').innerHTML = rows.length === 0 && down ? empty : rows
     .map((row) => {
       const f = stats?.datasets[row.name]
       const equal = row.equal === undefined ? '<td>—</td>' : row.equal ? '<td class="ok">identical ✓</td>' : '<td class="bad">different ✗</td>'
       return `<tr data-name="${row.name}" class="${flash.has(row.name) ? 'flash' : ''}">
-        <td><b>${f?.label ?? row.name}</b><br>revision ${row.revision}</td>
+        <td><b>${DATASET_LABELS[row.name as keyof typeof DATASET_LABELS] ?? f?.label ?? row.name}</b><br>revision ${row.revision}</td>
         <td>${row.summary}</td>
-        <td>${human(f?.jsonBytes)}</td>
+        <td>${human(f?.jsonBytes ?? row.jsonBytes)}</td>
         <td><b>${human(f?.stowageBytes)}</b></td>
         <td>${ratio(f?.stowageBytes, f?.jsonBytes)}</td>
         <td>${stats?.store === 'redis' ? `${human(f?.redisJson)} → <b>${human(f?.redisStowage)}</b>` : '—'}</td>
@@ -156,32 +183,39 @@ function render(): void {
         <td><b>${row.readMs.toFixed(2)} ms</b> / ${row.jsonParseMs.toFixed(2)} ms</td>
         <td class="source">${row.source}</td>
         ${equal}
-        <td><button data-invalidate="${row.name}">invalidate</button></td>
+        <td><button data-invalidate="${row.name}"${down ? ` disabled title="${INVALIDATE_OFF}"` : ''}>invalidate</button></td>
       </tr>`
     })
     .join('')
   flash.clear()
   // The server column says where the server caches; memory mode has no Redis figures to show.
   $('server-column').textContent = stats?.store === 'memory' ? 'in Redis: none (the server caches in memory)' : 'in Redis (memory used): JSON → Stowage'
-  $('overhead-note').textContent =
-    stats?.store === 'redis'
+  $('overhead-note').textContent = down
+    ? 'The server is unreachable: the columns it fills (its envelope, Redis, its encode and decode times, the check of the bytes on both sides) show its last figures, or — when this page has none; the rest (JSON sizes included) is measured in this browser, on what IndexedDB holds.'
+    : stats?.store === 'redis'
       ? 'Redis columns are MEMORY USAGE: the value plus what Redis spends on every key (the key itself, its metadata, allocator rounding: about 50 to 100 bytes), which is why a small envelope takes more room in Redis than the same bytes in IndexedDB. The last column compares the MessagePack on both sides (SHA-256): identical. The browser keeps an envelope the server deflated inflated (fetchCached\'s inflate), so IndexedDB may hold more bytes than Redis for the same MessagePack, and reads it back without inflating.'
       : ''
-  // A linear chart: each row's JSON bar is full width and the Stowage bar is drawn to the same scale.
+  // A linear chart of what this browser holds: each row's JSON bar (the value's JSON text,
+  // measured here) is full width, and the Stowage bar (the bytes in IndexedDB) drawn to the same
+  // scale. Both are known without the server; with nothing loaded there is no chart, and the note says why.
   const chart = $<HTMLElement>('chart') as unknown as SVGSVGElement
-  const bars = rows.filter((r) => stats?.datasets[r.name]?.jsonBytes)
-  chart.setAttribute('height', String(bars.length * 40 + 10))
+  const bars = rows.filter((r) => r.jsonBytes > 0 && r.storedBytes > 0)
+  chart.style.display = bars.length === 0 ? 'none' : ''
+  $('chart-note').hidden = bars.length > 0
+  $('chart-note').textContent = down
+    ? 'No chart: this browser has kept nothing to measure, and the server is unreachable.'
+    : 'No chart yet: nothing is loaded.'
+  chart.setAttribute('height', String(bars.length * 52 + 4))
   chart.innerHTML = bars
     .map((r, i) => {
-      const f = stats!.datasets[r.name]!
-      const y = i * 40 + 4
-      const full = 480
-      const share = Math.max(1, (r.storedBytes / f.jsonBytes!) * full)
-      return `<text x="0" y="${y + 14}">${r.name}</text>
-        <rect class="bar-json" x="110" y="${y + 2}" height="14" width="${full}"></rect>
-        <text x="${116 + full}" y="${y + 14}">JSON ${human(f.jsonBytes)}</text>
-        <rect class="bar-stowage" x="110" y="${y + 19}" height="14" width="${share}"></rect>
-        <text x="${116 + share}" y="${y + 31}">Stowage ${human(r.storedBytes)} (${((r.storedBytes / f.jsonBytes!) * 100).toFixed(r.storedBytes / f.jsonBytes! < 0.01 ? 2 : 0)}%)</text>`
+      const y = i * 52 + 2
+      const full = 560
+      const share = Math.max(1, (r.storedBytes / r.jsonBytes) * full)
+      return `<text x="0" y="${y + 11}" class="label">${DATASET_LABELS[r.name as keyof typeof DATASET_LABELS] ?? r.name}</text>
+        <rect class="bar-json" x="0" y="${y + 16}" height="14" width="${full}"></rect>
+        <text x="${6 + full}" y="${y + 28}">JSON ${human(r.jsonBytes)}</text>
+        <rect class="bar-stowage" x="0" y="${y + 33}" height="14" width="${share}"></rect>
+        <text x="${6 + share}" y="${y + 45}">Stowage ${human(r.storedBytes)} (${((r.storedBytes / r.jsonBytes) * 100).toFixed(r.storedBytes / r.jsonBytes < 0.01 ? 2 : 0)}%)</text>`
     })
     .join('')
   const c = window.demo.counts
@@ -192,20 +226,36 @@ function render(): void {
 }
 
 async function loadAll(): Promise<void> {
-  const names = window.demo.stats ? Object.keys(window.demo.stats.datasets) : ['items-100', 'items-1000', 'items-100000', 'post', 'countries', 'session']
+  const names = window.demo.stats ? Object.keys(window.demo.stats.datasets) : Object.keys(DATASET_LABELS)
   $('status').textContent = 'loading…'
-  for (const name of names) await load(name)
+  for (const name of names) {
+    try {
+      await load(name)
+    } catch (e) {
+      // Nothing kept for it and no answer from the server (or an answer that is no envelope).
+      window.demo.missing[name] = String((e as Error)?.message ?? e)
+    }
+  }
   await refreshStats()
   render()
-  const offline = Object.values(window.demo.rows).some((r) => r.source === 'offline')
-  $('status').textContent = offline ? 'server unreachable: showing what IndexedDB holds' : 'up to date'
+  const shown = Object.keys(window.demo.rows).length
+  const missing = Object.keys(window.demo.missing).map((name) => DATASET_LABELS[name as keyof typeof DATASET_LABELS] ?? name)
+  $('status').textContent = serverDown()
+    ? shown > 0
+      ? `server unreachable: showing what IndexedDB kept from an earlier visit${missing.length > 0 ? ` (not kept: ${missing.join(', ')})` : ''}; invalidate waits for the server.`
+      : 'server unreachable, and this browser has kept nothing yet.'
+    : missing.length > 0
+      ? `could not load ${missing.join(', ')}: ${Object.values(window.demo.missing)[0]}`
+      : 'up to date'
+  $('status').className = serverDown() || missing.length > 0 ? 'warning' : ''
   window.demo.ready = true
 }
 
 $('refresh').addEventListener('click', () => void loadAll())
 $('rows').addEventListener('click', (event) => {
-  const name = (event.target as HTMLElement).dataset.invalidate
-  if (name) void fetch(`/api/invalidate/${name}`, { method: 'POST' })
+  const button = event.target as HTMLButtonElement
+  const name = button.dataset.invalidate
+  if (name && !button.disabled) void fetch(`/api/invalidate/${name}`, { method: 'POST' })
 })
 // The server announces invalidations; the page refetches what changed.
 const events = new EventSource('/api/events')

@@ -12,6 +12,7 @@ import { readFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { createRequire } from 'node:module'
 import { extname, join, normalize } from 'node:path'
+import { DATASET_LABELS, type DatasetName } from '../page/datasets.js'
 import { allowedHosts, hostAllowed, sameOrigin } from './guard.js'
 
 
@@ -33,16 +34,19 @@ const countries = createRequire(import.meta.url)('world-countries') as readonly 
 const countryList = () =>
   countries.map((c) => ({ cca3: c.cca3, name: c.name.common, capital: c.capital[0] ?? '', region: c.region, subregion: c.subregion, area: c.area, flag: c.flag }))
 
-/** The objects the demo serves, by name. */
-const datasets: Record<string, { readonly label: string; make(): unknown }> = {
-  // The seed article's arrays: perfectly regular rows, Stowage's best case (labelled as such).
-  'items-100': { label: 'seed array, 100 items (best case)', make: () => w1(100) },
-  'items-1000': { label: 'seed array, 1,000 items (best case)', make: () => w1(1000) },
-  'items-100000': { label: 'seed array, 100,000 items (best case)', make: () => w1(100000) },
-  post: { label: 'blog post with 40 comments', make: () => w2() },
-  countries: { label: 'world-countries, 250 countries (real data)', make: () => countries },
-  session: { label: 'user session', make: () => w4() },
+// How each object the demo serves is made (page/datasets.ts names and labels them).
+const makers: Record<DatasetName, () => unknown> = {
+  'items-100': () => w1(100),
+  'items-1000': () => w1(1000),
+  'items-100000': () => w1(100000),
+  post: () => w2(),
+  countries: () => countries,
+  session: () => w4(),
 }
+/** The objects the demo serves, by name. */
+const datasets: Record<string, { readonly label: string; make(): unknown }> = Object.fromEntries(
+  Object.entries(makers).map(([name, make]) => [name, { label: DATASET_LABELS[name as DatasetName], make }]),
+)
 
 export interface DemoOptions {
   /** Redis to cache in; without it the embedded memory store is used. */
@@ -146,7 +150,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     const data = /^\/api\/data\/([\w-]+)$/.exec(url.pathname)
     if (data && (req.method === 'GET' || req.method === 'HEAD')) {
       const name = data[1] as string
-      if (!datasets[name]) return void res.writeHead(404).end()
+      if (!Object.hasOwn(datasets, name)) return void res.writeHead(404).end()
       // The envelope as stored, its ETag, 304s and JSON on request: @stowage/http's helper.
       const response = await envelopeResponse(fromNodeRequest(req), await envelope(name), { codec: cache.codec })
       if (response.status === 304) counters.notModified++
@@ -171,7 +175,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     if (invalidate && req.method === 'POST') {
       if (!sameOrigin(req)) return void res.writeHead(403, { 'Content-Type': 'text/plain' }).end('state changes only from this server\'s own pages')
       const name = invalidate[1] as string
-      if (!datasets[name]) return void res.writeHead(404).end()
+      if (!Object.hasOwn(datasets, name)) return void res.writeHead(404).end()
       revisions.set(name, (revisions.get(name) ?? 1) + 1)
       await cache.delete(name)
       figures.delete(name)

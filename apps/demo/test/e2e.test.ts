@@ -1,6 +1,8 @@
 // The demo as a person uses it: the real server against a real Redis, the built page in Debian's
 // Chromium through Playwright. Also writes the screenshot README.md shows.
-import { dirname, join } from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import { dirname, extname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromiumLaunchOptions } from '../../../tools/browsers/chromium.js'
 import { chromium, type Browser, type Page } from 'playwright'
@@ -23,6 +25,42 @@ afterAll(async () => {
 
 const rows = (page: Page) => page.evaluate(() => window.demo.rows)
 const ready = (page: Page) => page.waitForFunction(() => window.demo?.ready === true, undefined, { timeout: 30_000 })
+
+// The built page as a plain static server would serve it: no API behind /api/ (404).
+async function serveStaticBuild(): Promise<{ url: string; server: Server }> {
+  const dist = join(here, '..', 'dist')
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname
+    readFile(join(dist, path === '/' ? 'index.html' : path)).then(
+      (body) => res.writeHead(200, { 'Content-Type': { '.js': 'text/javascript', '.css': 'text/css' }[extname(path)] ?? 'text/html' }).end(body),
+      () => res.writeHead(404).end('not found'),
+    )
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server }
+}
+
+// What the offline page promises: each object by its label, a chart of what the browser holds,
+// invalidate turned off with its reason, and the status line saying the server is unreachable.
+async function expectHonestOffline(page: Page): Promise<void> {
+  await expect.poll(() => page.locator('#status').textContent(), { timeout: 10_000 }).toContain('server unreachable: showing what IndexedDB kept')
+  expect(await page.evaluate(() => window.demo.online)).toBe(false)
+  const objects = await page.locator('#rows tr td:first-child b').allTextContents()
+  expect(objects).toContain('seed array, 1,000 items (best case)')
+  expect(objects).toContain('world-countries, 250 countries (real data)')
+  expect(objects).not.toContain('items-1000')
+  const buttons = page.locator('button[data-invalidate]')
+  expect(await buttons.count()).toBe(6)
+  for (const button of await buttons.all()) {
+    expect(await button.isDisabled()).toBe(true)
+    expect(await button.getAttribute('title')).toContain('The server is unreachable')
+  }
+  // Two bars per object, drawn from what this browser measures; no note standing in for the chart.
+  expect(await page.locator('#chart').isVisible()).toBe(true)
+  expect(await page.locator('#chart rect').count()).toBe(12)
+  expect(await page.locator('#chart text.label').allTextContents()).toContain('user session')
+  expect(await page.locator('#chart-note').isHidden()).toBe(true)
+}
 
 describe('the demo with Redis', () => {
   let demo: Demo
@@ -60,6 +98,11 @@ describe('the demo with Redis', () => {
     // The browser keeps the server's deflated envelope inflated (the same MessagePack: row.equal).
     expect(shown['items-1000']!.storedBytes).toBeGreaterThanOrEqual(items.stowageBytes!)
     expect(shown['items-1000']!.storedBytes).toBeLessThan(items.jsonBytes! * 0.1)
+    // The chart's JSON sizes, measured in the browser, are the server's: the chart needs no server.
+    for (const [name, row] of Object.entries(shown)) expect(row.jsonBytes, name).toBe(stats.datasets[name]!.jsonBytes)
+    expect(await page.locator('#rows tr td:first-child b').first().textContent()).toBe('seed array, 100 items (best case)')
+    expect(await page.locator('button[data-invalidate]:not([disabled])').count()).toBe(6)
+    expect(await page.locator('#chart rect').count()).toBe(12)
     await expect.poll(() => page.locator('td.ok').count()).toBe(6)
     await expect.poll(() => page.locator('#banner').isHidden()).toBe(true)
     // The service worker has kept the page's files (for the offline reload below).
@@ -87,6 +130,7 @@ describe('the demo with Redis', () => {
     // The rows turn offline one by one; the status line follows once the stats request has failed too.
     await expect.poll(() => page.locator('#status').textContent(), { timeout: 10_000 }).toContain('server unreachable')
     expect((await rows(page))['items-1000']!.summary).toBe('1,000 items; last index 999')
+    await expectHonestOffline(page)
   })
 
   it('reloads (F5) with the server down: the service worker serves the page, IndexedDB the data', async () => {
@@ -96,6 +140,39 @@ describe('the demo with Redis', () => {
     expect(Object.keys(shown)).toHaveLength(6)
     for (const row of Object.values(shown)) expect(row.source).toBe('offline')
     await expect.poll(() => page.locator('#status').textContent(), { timeout: 10_000 }).toContain('server unreachable')
+    // No stats from the server this time: the labels, the chart and the reasons come from the page itself.
+    expect(await page.evaluate(() => window.demo.stats)).toBeUndefined()
+    await expectHonestOffline(page)
+    await page.screenshot({ path: join(here, '..', 'offline-screenshot.png'), fullPage: true })
+  })
+})
+
+describe('the built page with no server behind it (a plain static server: no API)', () => {
+  let site: { url: string; server: Server }
+  beforeAll(async () => {
+    site = await serveStaticBuild()
+  })
+  afterAll(() => {
+    site?.server.close()
+  })
+
+  it('the bytes page says the server is unreachable and nothing is kept, in place of rows and of an empty chart', async () => {
+    const page = await (await browser.newContext()).newPage()
+    await page.goto(site.url)
+    await ready(page)
+    expect(await page.locator('#status').textContent()).toBe('server unreachable, and this browser has kept nothing yet.')
+    expect(await page.locator('#rows td.empty').textContent()).toContain('the server is unreachable and this browser has kept nothing')
+    expect(await page.locator('button[data-invalidate]').count()).toBe(0)
+    expect(await page.locator('#chart').isVisible()).toBe(false)
+    expect(await page.locator('#chart-note').textContent()).toBe('No chart: this browser has kept nothing to measure, and the server is unreachable.')
+    expect(Object.keys(await page.evaluate(() => window.demo.missing)).sort()).toStrictEqual(['countries', 'items-100', 'items-1000', 'items-100000', 'post', 'session'])
+  })
+
+  it('the countries app says the server is unreachable, never a bare "data: —"', async () => {
+    const page = await (await browser.newContext()).newPage()
+    await page.goto(`${site.url}/app.html`)
+    await expect.poll(() => page.locator('#status').textContent(), { timeout: 30_000 }).toBe('server unreachable, and this browser has kept nothing yet.')
+    expect(await page.locator('#list-error').textContent()).toContain('Nothing to show: the server is unreachable')
   })
 })
 
@@ -133,6 +210,8 @@ describe('the countries app (TanStack Query, fetchCached, the Stowage persister,
     await appReady(page)
     expect(await page.evaluate(() => window.app.restored)).toBe(true)
     await expect.poll(() => page.locator('#count').textContent()).toContain('favourites: 1')
+    // Restored at once, and asked of the server all the same: the status says what it answered.
+    await expect.poll(() => page.locator('#status').textContent()).toContain('Restored from IndexedDB at once (the Stowage persister); data: revalidated')
     // The country shown is in the URL (#FRA), so it is shown again without a click.
     await expect.poll(() => page.locator('#detail').textContent()).toContain('French Republic')
   })
@@ -142,6 +221,7 @@ describe('the countries app (TanStack Query, fetchCached, the Stowage persister,
     await page.reload()
     await appReady(page)
     await expect.poll(() => page.locator('#count').textContent()).toContain('250 of 250 countries · favourites: 1')
+    await expect.poll(() => page.locator('#status').textContent()).toContain('server unreachable: showing what IndexedDB holds.')
     await page.locator('tr[data-code="FRA"]').click()
     await expect.poll(() => page.locator('#detail').textContent()).toContain('French Republic')
   })

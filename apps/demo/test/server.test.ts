@@ -73,6 +73,20 @@ describe('the demo server and other sites', () => {
   })
 })
 
+describe('the demo server and names it does not serve', () => {
+  it('answers 404 for an object name that is a property of every object (constructor, toString), never 500', async () => {
+    const demo = await startDemo({ namespace: `demo-names-${Math.random().toString(36).slice(2)}`, port: 0 })
+    try {
+      for (const name of ['constructor', 'toString', 'hasOwnProperty', 'nothing']) {
+        expect([name, (await fetch(`${demo.url}/api/data/${name}`)).status]).toStrictEqual([name, 404])
+        expect([name, (await fetch(`${demo.url}/api/invalidate/${name}`, { method: 'POST', headers: { Origin: demo.url } })).status]).toStrictEqual([name, 404])
+      }
+    } finally {
+      await demo.close()
+    }
+  })
+})
+
 describe('the demo server and other runs on the same Redis', () => {
   it('deletes on stop only the keys this run wrote: not keys it only read, nor JSON copies it never made', async () => {
     expect(redis.url, 'needs a Redis').toBeDefined()

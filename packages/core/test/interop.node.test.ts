@@ -88,15 +88,29 @@ describe('Node (zlib) and portable (fflate) builds', () => {
     )
   })
 
-  it('refuse bytes after the deflate stream even under a CRC that covers them (zlib); fflate returns the exact value', () => {
-    const value = 'the same sentence again and again; '.repeat(300)
-    const bytes = node.encode(value)
-    const stored = bytes.subarray(12)
-    const crafted = sealDeflatedRaw(new Uint8Array([...stored, 1, 2, 3]), new Uint8Array(0), { announced: new DataView(bytes.buffer, bytes.byteOffset).getUint32(4) })
-    expect((caught(() => node.decode(crafted)) as StowageError).code).toBe(StowageErrorCode.CORRUPT)
-    // fflate's one-shot inflate cannot tell where a stream ends (no second pass): the CRC vouches for
-    // the bytes, and the value is exactly what was written.
-    expect(portable.decode(crafted)).toBe(value)
+  it('both refuse bytes after the deflate stream, CORRUPT, even under a CRC that covers them: one-shot, sliced and streamed inflates, sync and async', async () => {
+    // Text that deflates to ~100 B, to more than the portable one-shot limit (16 KiB), and to a
+    // payload the portable async path inflates through DecompressionStream (from 256 KiB).
+    let seed = 7
+    const noise = (n: number) => Array.from({ length: n }, () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 16).toString(36)).join(' ')
+    for (const value of ['the same sentence again and again; '.repeat(300), noise(12_000), noise(70_000)]) {
+      const bytes = node.encode(value, { compress: 'always' })
+      expect(bytes[2]).toBe(1) // deflate-raw, no dictionary: the stream starts at byte 12
+      const stored = bytes.subarray(12)
+      for (const junk of [[0], [1, 2, 3]]) {
+        const crafted = sealDeflatedRaw(new Uint8Array([...stored, ...junk]), new Uint8Array(0), { announced: new DataView(bytes.buffer, bytes.byteOffset).getUint32(4) })
+        for (const [name, build] of [
+          ['node', node],
+          ['portable', portable],
+        ] as const) {
+          expect((caught(() => build.decode(crafted)) as StowageError).code, `${name}, ${stored.length} B + ${junk.length}`).toBe(StowageErrorCode.CORRUPT)
+          await expect(build.decodeAsync(crafted), `${name} async, ${stored.length} B + ${junk.length}`).rejects.toMatchObject({ code: StowageErrorCode.CORRUPT })
+        }
+      }
+      // The stream as written reads back in both.
+      expect(portable.decode(bytes)).toBe(value)
+      expect(await portable.decodeAsync(bytes)).toBe(value)
+    }
   })
 
   it('a Node Buffer is stored as bytes and comes back as a Uint8Array', () => {

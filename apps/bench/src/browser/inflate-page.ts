@@ -1,11 +1,15 @@
 // Runs inside Chromium (bundled by inflate-bench.ts): fflate against the browser's native
-// DecompressionStream / CompressionStream ('deflate-raw'), by payload size, on the same bytes.
+// DecompressionStream / CompressionStream ('deflate-raw'), by payload size, on the same bytes; and
+// what the portable platform adds to fflate's inflate to refuse bytes after the stream (deflateEnd).
 import { deflateSync, inflateSync } from 'fflate'
+import { deflateEnd } from '../../../../packages/core/src/codec/platform/deflate-end.js'
 
 export interface InflateRow {
   size: number
   samples: number
   fflateInflateMs: number
+  /** Finding where the stream ends (deflateEnd), which the portable platform does after fflate's inflate. */
+  endMs: number
   streamInflateMs: number
   fflateDeflateMs: number
   streamDeflateMs: number
@@ -54,6 +58,7 @@ window.runInflateBench = async (payloads) => {
       size: bytes.length,
       samples: 7,
       fflateInflateMs: await time(() => inflateSync(deflated, { out: new Uint8Array(bytes.length) })),
+      endMs: await time(() => deflateEnd(deflated)),
       streamInflateMs: await time(() => pipe(deflated, new DecompressionStream('deflate-raw'))),
       fflateDeflateMs: await time(() => deflateSync(bytes, { level: 6 })),
       streamDeflateMs: await time(() => pipe(bytes, new CompressionStream('deflate-raw'))),

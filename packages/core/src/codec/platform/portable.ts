@@ -3,6 +3,7 @@
 // async functions, TextEncoder/TextDecoder for strings. Nothing here touches Buffer or node:
 // modules; its deflate bytes and the Node file's are read by both.
 import { deflateSync, Inflate, inflateSync, type FlateError } from 'fflate'
+import { deflateEnd } from './deflate-end.js'
 import { inflateFailure, type InflateFailure, type Platform } from './platform.js'
 
 // From this payload size the async functions use the native streams, below it fflate in this
@@ -100,11 +101,16 @@ async function throughStream(data: Uint8Array, stream: CompressionStream | Decom
 }
 
 function inflateNow(data: Uint8Array, expected: number, dictionary: Uint8Array | undefined): Uint8Array {
+  let out: Uint8Array
   try {
-    return data.length > ONE_SHOT_INFLATE_MAX ? inflateSliced(data, expected, dictionary) : inflateOneShot(data, expected, dictionary)
+    out = data.length > ONE_SHOT_INFLATE_MAX ? inflateSliced(data, expected, dictionary) : inflateOneShot(data, expected, dictionary)
   } catch (e) {
     throw inflateError(e)
   }
+  // fflate stops at the end of the stream and ignores what follows, where zlib (the Node platform)
+  // refuses it: the stream must end with the payload (see deflate-end.ts for why it is found so).
+  if (deflateEnd(data) !== data.length) throw inflateFailure('trailing-bytes', 'bytes follow the end of the compressed payload')
+  return out
 }
 
 /** fflate in JavaScript, DecompressionStream where it helps: runs in every JavaScript runtime. */
