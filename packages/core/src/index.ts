@@ -1,5 +1,5 @@
 // @stowage/core: what is public, by name. The functions are bound to a platform in functions.ts.
-export { createCache, createCodec, decode, decodeAsync, encode, encodeAsync, trainDictionary } from './functions.js'
+export { createCache, createCodec, decode, decodeAsync, encode, encodeAsync, trainDictionary, withoutTags, withValidator } from './functions.js'
 export type { Cache } from './cache/cache-api.js'
 export { DEFAULT_BREAKER_COOL_DOWN, DEFAULT_BREAKER_FAILURES, DEFAULT_BREAKER_PROBE_TIMEOUT, DEFAULT_BREAKER_WINDOW, type BreakerOptions, type BreakerState } from './cache/breaker.js'
 export type { CacheSchemas } from './cache/schemas.js'
@@ -36,7 +36,7 @@ export {
   type InvalidationMessage,
 } from './cache/invalidation.js'
 export type { Codec, DecodedEnvelope, EncodedEnvelope } from './codec/codec.js'
-export { inspect, withoutTags, withValidator, type Compression, type EnvelopeInfo, type EnvelopeMeta } from './codec/envelope.js'
+export { inspect, type Compression, type EnvelopeInfo, type EnvelopeMeta } from './codec/envelope.js'
 export { MAX_VALIDATOR_LENGTH, type HttpValidator } from './codec/validator.js'
 export type { Extension } from './codec/extension.js'
 export { ExtType, FORMAT_VERSION, MAGIC, OLDEST_FORMAT_VERSION, USER_EXT_MAX } from './codec/format.js'

@@ -67,6 +67,8 @@ export interface Shared {
   /** Names this cache (and its namespaces) in invalidation messages. */
   readonly origin: string
   readonly messages: Codec
+  /** Bytes as the package hands them out (a Buffer over the same memory on Node: see Platform.handOut). */
+  readonly handOut: (bytes: Uint8Array) => Uint8Array
   unsubscribe: (() => void) | undefined
 }
 
@@ -116,7 +118,7 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     // The rules of `get`, from the header: an entry of a deleted tag is gone (and dropped).
     const opened = await openHeader(this.shared.opener, this.prefix, bytes)
     this.shared.claims.end(claim)
-    if ('bytes' in opened) return opened.bytes
+    if ('bytes' in opened) return this.shared.handOut(opened.bytes)
     if ('storeError' in opened) return this.readFailed(key, opened.storeError, 'get', false)
     if (opened.drop) this.drop(claim, () => this.shared.store.delete(full))
     return undefined
