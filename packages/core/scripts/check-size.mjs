@@ -27,10 +27,13 @@ import { gzipSync } from 'node:zlib'
 // envelope names one the codec lacks, checked, stored by the writer before its first write, and the
 // functions that store, load and check them) added ~1 KiB to the whole, and a cache that trains its
 // own (autoDictionary: the trainer, and trainDictionary reachable from createCache) ~1.1 KiB more.
-// The persister's bundle needs neither. The budgets catch the next growth.
+// The persister's bundle needs neither. Issue 25 added ~0.3 KiB to the codec and ~0.4 KiB to the
+// whole: decode names the cause when it is handed text (a string, or the "193,2,0,…" that ioredis
+// stores for a plain Uint8Array) instead of a bare BAD_MAGIC, and the platform's handOut on every
+// byte result: budgets 23.5 and 38.5 KiB. The budgets catch the next growth.
 const budgets = [
-  ['the codec', "export { encode, decode, encodeAsync, decodeAsync, createCodec, StowageError } from './dist/index.js'", 23 * 1024],
-  ['codec + Cache + memory store', "export * from './dist/index.js'", 38 * 1024],
+  ['the codec', "export { encode, decode, encodeAsync, decodeAsync, createCodec, StowageError } from './dist/index.js'", 23.5 * 1024],
+  ['codec + Cache + memory store', "export * from './dist/index.js'", 38.5 * 1024],
 ]
 
 let over = false

@@ -13,6 +13,8 @@ import type { CodecOptions } from './codec/options.js'
 import { trainDictionaryWith, type TrainOptions } from './codec/train-dictionary.js'
 import type { Store } from './stores/store.js'
 import { crc32 } from './codec/crc32.js'
+import { withoutTags as withoutTagsOf, withValidator as withValidatorOf } from './codec/envelope.js'
+import type { HttpValidator } from './codec/validator.js'
 
 const api = bindApi(platform)
 
@@ -29,17 +31,21 @@ export const createCodec: (options?: CodecOptions) => Codec = api.createCodec
  * @param value - plain objects, arrays, strings, numbers, bigint, booleans, null, undefined, Date,
  *   Map, Set, typed arrays, ArrayBuffer, DataView, RegExp, and classes you registered.
  * @param options - see {@link CodecOptions}. Pass the same object each time (or use {@link createCodec}) on hot paths.
- * @returns a new, exact-length Uint8Array that owns its memory.
+ * @returns a new, exact-length Uint8Array. On Node it is a `Buffer` (a Uint8Array subclass, so the
+ *   type says Uint8Array), which ioredis, node-redis, `fs` and sockets take as bytes:
+ *   `redis.set(key, encode(value))` works as it is. Elsewhere a plain Uint8Array.
  * @throws {StowageError} UNSUPPORTED_TYPE, CYCLE, LIMIT_EXCEEDED (the message names where in the value), INVALID_ARGUMENT.
  */
 export const encode: (value: unknown, options?: CodecOptions) => Uint8Array = api.encode
 
 /**
  * Decodes a Stowage envelope.
- * @param bytes - an envelope from {@link encode} (any Stowage codec, Node or browser, format version 1 or 2).
+ * @param bytes - an envelope from {@link encode} (any Stowage codec, Node or browser, format version 1 or 2),
+ *   as a Uint8Array or a Node `Buffer` (read a Redis key with ioredis's `getBuffer`, not `get`).
  * @param options - `maxBytes`, `maxDepth`, `maxItems`, `extensions` and `dictionaries` apply here.
  * @returns the value; `T` is your assertion, not a check.
- * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CHECKSUM_MISMATCH, CORRUPT, LIMIT_EXCEEDED, UNSUPPORTED_TYPE, INVALID_ARGUMENT.
+ * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CHECKSUM_MISMATCH, CORRUPT, LIMIT_EXCEEDED, UNSUPPORTED_TYPE,
+ *   INVALID_ARGUMENT (a string, or anything else but bytes: the message says how the bytes became text).
  */
 export const decode: <T = unknown>(bytes: Uint8Array, options?: CodecOptions) => T = api.decode
 
@@ -47,6 +53,7 @@ export const decode: <T = unknown>(bytes: Uint8Array, options?: CodecOptions) =>
  * {@link encode} without blocking on large payloads: deflate runs in zlib's thread pool on Node
  * (same bytes as `encode`) and through the native CompressionStream in browsers from 256 KiB of
  * payload, in chunks, so no task runs long (other deflate bytes than `encode`'s; every reader reads both).
+ * @returns as {@link encode}: a `Buffer` on Node, a plain Uint8Array elsewhere.
  * @throws {StowageError} as {@link encode}, as a rejection.
  */
 export const encodeAsync: (value: unknown, options?: CodecOptions) => Promise<Uint8Array> = api.encodeAsync
@@ -68,11 +75,41 @@ export const decodeAsync: <T = unknown>(bytes: Uint8Array, options?: CodecOption
  *   their MessagePack is looked at, taken evenly).
  * @param options - `size`: the dictionary's size in bytes, 256 to 32768, default 16384; `extensions`
  *   if the samples hold your classes.
- * @returns the dictionary bytes (at most `size`); the same samples always give the same bytes.
+ * @returns the dictionary bytes (at most `size`; a `Buffer` on Node, as {@link encode}); the same samples always give the same bytes.
  * @throws {StowageError} INVALID_ARGUMENT for no samples or a bad size; as {@link encode} for a sample it cannot store.
  */
 export const trainDictionary: (samples: readonly unknown[], options?: TrainOptions & Pick<CodecOptions, 'extensions'>) => Uint8Array = (samples, options) =>
-  trainDictionaryWith(platform, samples, options)
+  platform.handOut(trainDictionaryWith(platform, samples, options))
+
+/**
+ * The envelope without its tag stamp: the same payload bytes and other metadata, a new CRC. Tags
+ * name generations kept in the store that wrote them; an envelope served to another cache (over
+ * HTTP, say) leaves them behind. The CRC is checked first, so damaged bytes are never given a
+ * valid one.
+ * @param bytes - an envelope.
+ * @returns `bytes` itself when it has no tags, else a new envelope (a `Buffer` on Node, as {@link encode}).
+ * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CORRUPT, CHECKSUM_MISMATCH, INVALID_ARGUMENT.
+ */
+export const withoutTags: (bytes: Uint8Array) => Uint8Array = (bytes) => {
+  const out = withoutTagsOf(bytes)
+  return out === bytes ? bytes : platform.handOut(out)
+}
+
+/**
+ * The envelope with an HTTP validator (the `ETag` or `Last-Modified` a server sent with it) kept
+ * in its header, or without one: the same payload bytes and other metadata, a new CRC. A client
+ * that stores an envelope in another form than it came in (inflated, say), or that got it from a
+ * server other than Stowage's, keeps the server's validator so that it can still revalidate
+ * (If-None-Match / If-Modified-Since). Decoding ignores it. The CRC is checked first.
+ * @param bytes - an envelope.
+ * @param validator - `{ kind: 'etag' | 'last-modified', value }`, or `undefined` to drop one.
+ * @returns a new envelope (a `Buffer` on Node, as {@link encode}), or `bytes` itself when nothing changes.
+ * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CORRUPT, CHECKSUM_MISMATCH; INVALID_ARGUMENT for a validator that is not 1 to 255 printable ASCII characters.
+ */
+export const withValidator: (bytes: Uint8Array, validator: HttpValidator | undefined) => Uint8Array = (bytes, validator) => {
+  const out = withValidatorOf(bytes, validator)
+  return out === bytes ? bytes : platform.handOut(out)
+}
 
 /**
  * Creates a cache: typed values in, compact envelopes in a {@link Store} (by default a new memory store).
@@ -86,7 +123,7 @@ export const trainDictionary: (samples: readonly unknown[], options?: TrainOptio
 export function createCache<const V extends CacheSchemas>(options: CacheOptions & { readonly schemas: V }): Cache<{ -readonly [K in keyof V]: StandardSchemaV1.InferOutput<V[K]> }>
 export function createCache<S extends CacheSchema = CacheSchema>(options?: CacheOptions): Cache<S>
 export function createCache(options?: CacheOptions): Cache {
-  return createCacheWith(api.createCodec, options, (values, size) => trainDictionaryWith(platform, values, { size }))
+  return createCacheWith(api.createCodec, options, (values, size) => trainDictionaryWith(platform, values, { size }), platform.handOut)
 }
 
 /**
@@ -115,7 +152,7 @@ export function storeDictionary(store: Store, dictionary: Uint8Array): Promise<n
  * @throws {StowageError} CORRUPT for an entry that is not a dictionary or holds one of another id; the store's errors.
  */
 export function loadDictionary(store: Store, id: number): Promise<Uint8Array | undefined> {
-  return loadDictionaryWith(store, (dictionaryCodec ??= api.createCodec(DICTIONARY_CODEC_OPTIONS)), id)
+  return loadDictionaryWith(store, (dictionaryCodec ??= api.createCodec(DICTIONARY_CODEC_OPTIONS)), id).then((d) => (d === undefined ? d : platform.handOut(d)))
 }
 
 /**
@@ -127,7 +164,7 @@ export function loadDictionary(store: Store, id: number): Promise<Uint8Array | u
  * @throws {StowageError} CORRUPT for bytes that are not an envelope of a dictionary, or of one with another id.
  */
 export function readDictionary(bytes: Uint8Array, id: number): Uint8Array {
-  return readDictionaryWith((dictionaryCodec ??= api.createCodec(DICTIONARY_CODEC_OPTIONS)), id >>> 0, bytes)
+  return platform.handOut(readDictionaryWith((dictionaryCodec ??= api.createCodec(DICTIONARY_CODEC_OPTIONS)), id >>> 0, bytes))
 }
 
 /**

@@ -1,5 +1,5 @@
 // @stowage/core: what is public, by name. The functions are bound to a platform in functions.ts.
-export { createCache, createCodec, decode, decodeAsync, dictionaryId, encode, encodeAsync, loadDictionary, readDictionary, storeDictionary, trainDictionary } from './functions.js'
+export { createCache, createCodec, decode, decodeAsync, dictionaryId, encode, encodeAsync, loadDictionary, readDictionary, storeDictionary, trainDictionary, withoutTags, withValidator } from './functions.js'
 export { DICTIONARY_KEY_PREFIX, dictionaryKey } from './cache/dictionary-book.js'
 export { DEFAULT_AUTO_SAMPLES, DEFAULT_AUTO_SIZE, dictionaryPointerKey, type AutoDictionaryOptions } from './cache/dictionary-trainer.js'
 export type { Cache } from './cache/cache-api.js'
@@ -38,7 +38,7 @@ export {
   type InvalidationMessage,
 } from './cache/invalidation.js'
 export type { Codec, DecodedEnvelope, EncodedEnvelope } from './codec/codec.js'
-export { inspect, withoutTags, withValidator, type Compression, type EnvelopeInfo, type EnvelopeMeta } from './codec/envelope.js'
+export { inspect, type Compression, type EnvelopeInfo, type EnvelopeMeta } from './codec/envelope.js'
 export { MAX_VALIDATOR_LENGTH, type HttpValidator } from './codec/validator.js'
 export type { Extension } from './codec/extension.js'
 export { ExtType, FORMAT_VERSION, MAGIC, OLDEST_FORMAT_VERSION, USER_EXT_MAX } from './codec/format.js'

@@ -49,7 +49,7 @@ describe('Dictionaries in the store (issue 19)', () => {
     const writer = createCache({ store, namespace: 'users', codec: { dictionaries: [dictionary] } })
     expect(await store.get(key(id))).toBeUndefined()
     await writer.set('u1', user(1))
-    expect(createCodec().decode(await store.get(key(id)) as Uint8Array)).toStrictEqual(dictionary)
+    expect(createCodec().decode(await store.get(key(id)) as Uint8Array)).toStrictEqual(Uint8Array.from(dictionary))
     expect(await createCache({ store, namespace: 'users' }).get('u1')).toStrictEqual(user(1))
     // A cache without dictionaries writes none.
     const plainStore = createMemoryStore()
@@ -110,7 +110,7 @@ describe('Dictionaries in the store (issue 19)', () => {
     await cache.set(`#dict:${id.toString(16).padStart(8, '0')}`, 'a value')
     await cache.clear()
     expect(await store.get(key(id))).toBeDefined()
-    expect(createCodec().decode(await store.get(key(id)) as Uint8Array)).toStrictEqual(dictionary)
+    expect(createCodec().decode(await store.get(key(id)) as Uint8Array)).toStrictEqual(Uint8Array.from(dictionary))
   })
 
   it('loadDictionary gives the stored bytes, undefined when absent, and CORRUPT for an entry of another id or no envelope', async () => {

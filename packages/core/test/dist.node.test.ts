@@ -31,14 +31,15 @@ it('ESM and CJS builds encode and decode, and read each other’s bytes', async 
   expect(entries[0]!.StowageError.isInstance(error)).toBe(true)
 })
 
-it('Node picks the zlib platform, --conditions=browser the fflate one, and their bytes agree', () => {
+it('Node picks the zlib platform and hands out Buffers, --conditions=browser the fflate one and plain Uint8Arrays, and their bytes agree', () => {
   const script = (entry: string) =>
-    `const c = ${entry}; const v = 'the same sentence again and again; '.repeat(200); const b = c.encode(v); process.stdout.write(JSON.stringify({ ok: c.decode(b) === v, bytes: Array.from(b) }))`
+    `const c = ${entry}; const v = 'the same sentence again and again; '.repeat(200); const b = c.encode(v); process.stdout.write(JSON.stringify({ ok: c.decode(b) === v, kind: b.constructor.name, bytes: Array.from(b) }))`
   const run = (args: string[], code: string) => JSON.parse(execFileSync(process.execPath, [...args, '--input-type=module', '-e', code], { cwd: root, encoding: 'utf8' }))
   const esm = (conditions: string[]) => run(conditions, `import * as m from ${JSON.stringify(pathToFileURL(join(dist, 'index.js')).href)}; ${script('m')}`)
   const node = esm([])
   const browser = esm(['--conditions=browser'])
   expect(node.ok && browser.ok).toBe(true)
+  expect([node.kind, browser.kind]).toStrictEqual(['Buffer', 'Uint8Array'])
   // zlib and fflate deflate differently: different bytes, both readable by the other (interop.node.test.ts).
   expect(node.bytes).not.toStrictEqual(browser.bytes)
   const cjs = JSON.parse(execFileSync(process.execPath, ['-e', script(`require(${JSON.stringify(join(dist, 'index.cjs'))})`)], { cwd: root, encoding: 'utf8' }))

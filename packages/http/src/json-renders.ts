@@ -105,8 +105,9 @@ class RenderBook {
 
 // Decodes (with the limits of #codecFor) and stringifies; the JSON stops growing at the limit.
 async function renderJson(codec: Codec, bytes: Uint8Array, maxBytes: number): Promise<JsonRender> {
-  // A copy: the bytes may be a view of a store's larger buffer, which the book would keep alive.
-  const envelope = bytes.slice()
+  // A copy: the bytes may be a view of a store's larger buffer, which the book would keep alive
+  // (new Uint8Array, not slice(): a Node Buffer's slice() is a view of the same memory).
+  const envelope = new Uint8Array(bytes)
   let value: unknown
   try {
     value = await codec.decodeAsync(envelope)

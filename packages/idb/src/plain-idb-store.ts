@@ -11,7 +11,8 @@ import type { IdbStoreEvents } from './events.js'
 function exactBuffer(value: Uint8Array): ArrayBuffer {
   return value.byteOffset === 0 && value.byteLength === value.buffer.byteLength && value.buffer instanceof ArrayBuffer
     ? value.buffer
-    : (value.slice().buffer as ArrayBuffer)
+    : // A copy (new Uint8Array, not slice(): a Node Buffer's slice() is a view of the same memory).
+      new Uint8Array(value).buffer
 }
 
 /** The store's operations over an open database; arguments are checked by the wrapper. */

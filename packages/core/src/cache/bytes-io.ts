@@ -41,7 +41,7 @@ export class BytesIo {
     }
     const opened = await openHeader(opener, this.prefix, bytes)
     claims.end(claim)
-    if ('bytes' in opened) return opened.bytes
+    if ('bytes' in opened) return this.shared.handOut(opened.bytes)
     if ('storeError' in opened) return this.observer.readFailed(key, opened.storeError, 'get', false)
     if (opened.drop) this.reads.drop(claim, () => store.delete(full))
     return undefined

@@ -15,7 +15,9 @@ export interface Cache<S extends CacheSchema = CacheSchema> {
   readonly version: number
   /**
    * The envelope stored under `key`, as stored (no decoding): what `fetchCached` and a server
-   * hand on without re-encoding. Stats and events are not touched.
+   * hand on without re-encoding. Stats and events are not touched. On Node the bytes are a
+   * `Buffer` over the same memory (typed as its base class, Uint8Array), so `reply.send(bytes)` or
+   * another Redis client's `set` takes them as bytes.
    * @throws {StowageError} STORE_ERROR with `readErrors: 'throw'`; INVALID_ARGUMENT.
    */
   getBytes(key: CacheKey<S>): Promise<Uint8Array | undefined>

@@ -46,10 +46,16 @@ function circuitBreaker(option: CacheOptions['breaker'], store: Store | undefine
 }
 
 /**
- * Creates a cache; see {@link CacheOptions}. Exported bound to a compression backend by each entry.
+ * Creates a cache; see {@link CacheOptions}. Exported bound to a platform by the entry: its codecs,
+ * and `handOut` for the bytes `getBytes` returns (see Platform.handOut).
  * @throws {StowageError} INVALID_ARGUMENT for a bad option.
  */
-export function createCacheWith<S extends CacheSchema>(createCodec: (options?: CodecOptions) => Codec, options: CacheOptions = {}, train?: Train): Cache<S> {
+export function createCacheWith<S extends CacheSchema>(
+  createCodec: (options?: CodecOptions) => Codec,
+  options: CacheOptions = {},
+  train?: Train,
+  handOut: (bytes: Uint8Array) => Uint8Array = (bytes) => bytes,
+): Cache<S> {
   const namespace = options.namespace ?? DEFAULT_NAMESPACE
   checkNamespace(namespace)
   checkTtl(options.ttl)
@@ -109,6 +115,7 @@ export function createCacheWith<S extends CacheSchema>(createCodec: (options?: C
     origin: Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join(''),
     messages,
     trainer,
+    handOut,
     unsubscribe: undefined,
   }
   const { channel } = shared

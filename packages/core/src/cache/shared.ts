@@ -44,6 +44,8 @@ export interface Shared {
   /** Names this cache (and its namespaces) in invalidation messages. */
   readonly origin: string
   readonly messages: Codec
+  /** Bytes as the package hands them out (a Buffer over the same memory on Node: see Platform.handOut). */
+  readonly handOut: (bytes: Uint8Array) => Uint8Array
   /** Trains the cache's dictionary (`autoDictionary`), when asked for. */
   readonly trainer: DictionaryTrainer | undefined
   unsubscribe: (() => void) | undefined

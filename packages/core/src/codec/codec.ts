@@ -19,10 +19,12 @@ export interface Codec {
   /** The options in force, defaults filled in. */
   readonly options: Readonly<Required<Omit<CodecOptions, 'schemaVersion'>>> & { readonly schemaVersion: number | undefined }
   /**
-   * Encodes a value into a new, exact-length envelope that owns its memory.
+   * Encodes a value into a new, exact-length envelope.
    * @param value - any value of the supported types (see the package README).
    * @param meta - metadata for this envelope; its `schemaVersion` overrides the codec's. Defaults to none.
-   * @returns the envelope bytes.
+   * @returns the envelope bytes: on Node a `Buffer` (a Uint8Array subclass, hence the type), which
+   *   Redis clients, `fs` and sockets take as bytes; elsewhere a plain Uint8Array. So are the bytes
+   *   of every encode and inflate method of the codec.
    * @throws {StowageError} UNSUPPORTED_TYPE, CYCLE, LIMIT_EXCEEDED (the message names where in the value), INVALID_ARGUMENT (bad meta).
    */
   encode(value: unknown, meta?: EnvelopeMeta): Uint8Array
@@ -46,9 +48,9 @@ export interface Codec {
   encodeEnvelopeAsync(value: unknown, meta?: EnvelopeMeta): Promise<EncodedEnvelope>
   /**
    * Decodes an envelope.
-   * @param bytes - an envelope produced by any Stowage codec (format version 1 or 2).
+   * @param bytes - an envelope produced by any Stowage codec (format version 1 or 2), a Uint8Array or a Node Buffer.
    * @returns the value, typed as `T` by your assertion (nothing is checked against `T`).
-   * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CHECKSUM_MISMATCH, CORRUPT, LIMIT_EXCEEDED, UNSUPPORTED_TYPE (an unregistered extension, a dictionary this codec lacks), INVALID_ARGUMENT.
+   * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CHECKSUM_MISMATCH, CORRUPT, LIMIT_EXCEEDED, UNSUPPORTED_TYPE (an unregistered extension, a dictionary this codec lacks), INVALID_ARGUMENT (a string or other non-bytes: the message names the likely cause).
    */
   decode<T = unknown>(bytes: Uint8Array): T
   /**
@@ -190,7 +192,7 @@ class StowageCodec implements Codec {
     const bytes = this.keeps(deflated, payload, work)
       ? sealDeflated(payload.length, deflated, dictionary?.id, settled, this.crc32, version, this.payloadCrc(payload, dictionary))
       : sealPayload(copy, MAX_HEADER_SIZE, copy.length, settled, this.crc32, version)
-    return { bytes, payloadLength: payload.length }
+    return { bytes: this.platform.handOut(bytes), payloadLength: payload.length }
   }
 
   // Deflates when the policy says so and it pays, then seals; the payload is buf[start..end).
@@ -199,9 +201,9 @@ class StowageCodec implements Codec {
     if (this.wantsDeflate(payload.length)) {
       const dictionary = this.dictionaries[0]
       const deflated = this.platform.deflateSync(payload, this.level(payload.length), dictionary?.bytes)
-      if (this.keeps(deflated, payload, work)) return { bytes: sealDeflated(payload.length, deflated, dictionary?.id, meta, this.crc32, version, this.payloadCrc(payload, dictionary)), payloadLength: payload.length }
+      if (this.keeps(deflated, payload, work)) return { bytes: this.platform.handOut(sealDeflated(payload.length, deflated, dictionary?.id, meta, this.crc32, version, this.payloadCrc(payload, dictionary))), payloadLength: payload.length }
     }
-    return { bytes: sealPayload(buf, start, end, meta, this.crc32, version), payloadLength: payload.length }
+    return { bytes: this.platform.handOut(sealPayload(buf, start, end, meta, this.crc32, version)), payloadLength: payload.length }
   }
 
   decode<T = unknown>(bytes: Uint8Array): T {
@@ -231,14 +233,14 @@ class StowageCodec implements Codec {
     const header = readHeader(bytes)
     const start = this.opened(bytes, header)
     if (header.compression === 'none') return bytes
-    return this.sealInflated(bytes, header, this.inflated(bytes, header, start))
+    return this.platform.handOut(this.sealInflated(bytes, header, this.inflated(bytes, header, start)))
   }
 
   async inflateEnvelopeAsync(bytes: Uint8Array): Promise<Uint8Array> {
     const header = readHeader(bytes)
     const start = this.opened(bytes, header)
     if (header.compression === 'none') return bytes
-    return this.sealInflated(bytes, header, await this.inflatedAsync(bytes, header, start))
+    return this.platform.handOut(this.sealInflated(bytes, header, await this.inflatedAsync(bytes, header, start)))
   }
 
   // The payload of a compressed envelope whose stored bytes start at `start`, inflated and, when it

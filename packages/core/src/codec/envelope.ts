@@ -18,6 +18,7 @@ import {
   OLDEST_FORMAT_VERSION,
 } from './format.js'
 import { crc32Range } from './crc32.js'
+import { badMagic, notBytes } from './not-an-envelope.js'
 import { take } from './pool.js'
 import { encodeTagStamp, readTagStamp } from './tag-stamp.js'
 import { encodeValidator, readValidator, type HttpValidator } from './validator.js'
@@ -210,9 +211,9 @@ export function sealDeflated(payloadLength: number, deflated: Uint8Array, dictio
  * @throws {StowageError} INVALID_ARGUMENT when `bytes` is not a Uint8Array; BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CORRUPT.
  */
 export function readHeader(bytes: Uint8Array): Header {
-  if (!(bytes instanceof Uint8Array)) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'decode expects a Uint8Array')
+  if (!(bytes instanceof Uint8Array)) throw notBytes(bytes)
   if (bytes.length < 1) throw truncated('the envelope ends inside its header')
-  if (bytes[0] !== MAGIC) throw new StowageError(StowageErrorCode.BAD_MAGIC, 'these bytes are not a Stowage envelope (first byte is not 0xC1)')
+  if (bytes[0] !== MAGIC) throw badMagic(bytes)
   if (bytes.length < FIXED_HEADER_SIZE) throw truncated('the envelope ends inside its header')
   const formatVersion = bytes[1] as number
   const compressionId = bytes[2] as number

@@ -3,7 +3,8 @@
 // value. Envelopes under POOLED_MAX are therefore exact-length views into a shared 64 KiB slab, as
 // Node pools its small Buffers; bigger ones get their own memory. Views never overlap, so writing
 // into one result never changes another, but a small result's `.buffer` is shared: copy it
-// (`bytes.slice()`) before transferring that buffer to a worker.
+// (`new Uint8Array(bytes)`: on Node the codec hands out Buffers, whose slice() is a view) before
+// transferring that buffer to a worker.
 
 /** Envelopes smaller than this many bytes come from the shared slab. */
 export const POOLED_MAX = 4096

@@ -165,7 +165,7 @@ class LruMemoryStore implements MemoryStore {
     if (typeof field !== 'string') throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'a field must be a string')
     checkBytes(value)
     checkTtl(options?.ttl)
-    const copy = value.slice()
+    const copy = new Uint8Array(value)
     const fields = this.bundle(key)
     if (fields === undefined) {
       this.put(key, undefined, new Map([[field, copy]]), options?.ttl)
@@ -241,7 +241,8 @@ class LruMemoryStore implements MemoryStore {
 
   private write(key: string, value: Uint8Array, ttl: number | undefined): void {
     this.check(key, value, ttl)
-    this.put(key, value.slice(), undefined, ttl)
+    // A copy of its own (a Node Buffer's slice() would share the caller's memory).
+    this.put(key, new Uint8Array(value), undefined, ttl)
   }
 
   private put(key: string, value: Uint8Array | undefined, fields: Map<string, Uint8Array> | undefined, ttl: number | undefined): void {

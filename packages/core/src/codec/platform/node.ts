@@ -111,4 +111,7 @@ export const platform: Platform = {
   joinTable: false,
   alloc: (size) => Buffer.allocUnsafeSlow(size),
   writeUtf8: (out, s, at) => utf8Write.call(out, s, at),
+  // ioredis sends a plain Uint8Array argument as its toString() text, so `redis.set(key, bytes)`
+  // stored "193,2,0,…"; node-redis 5 and 6 throw a TypeError; a Buffer works with both, and with fs and sockets.
+  handOut: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
 }

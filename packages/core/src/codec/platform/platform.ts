@@ -58,4 +58,10 @@ export interface Platform {
   alloc(size: number): Uint8Array
   /** Writes `s` as UTF-8 into `out` (made by {@link Platform.alloc}) at `at`; room for 3 bytes per code unit is ensured. Returns the bytes written. */
   writeUtf8(out: Uint8Array, s: string, at: number): number
+  /**
+   * `bytes` as the package hands them to its callers, over the same memory (no copy): a Buffer on
+   * Node, where client libraries take anything else for text (ioredis sends a plain Uint8Array as
+   * "193,2,0,…"), the array itself elsewhere.
+   */
+  handOut(bytes: Uint8Array): Uint8Array
 }
