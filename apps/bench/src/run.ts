@@ -275,10 +275,12 @@ What the misses above come from, as measured (figures of a given run vary; the c
   8 bytes); inflating and decoding 15 MiB costs 61 ms warm, the rest is the new process touching
   the new memory. Counting inflated bytes dearer would store sparse honest values (zeros in typed
   arrays) uncompressed, so it waits for measurements of that trade.
-- **What \`@stowage/persist\` + \`@stowage/idb\` add to an app: 30.0 KiB gzipped against issue 18's
+- **What \`@stowage/persist\` + \`@stowage/idb\` add to an app: 31.3 KiB gzipped against issue 18's
   20 KiB** (idb-keyval with TanStack's persister: 0.9 KiB). Most of it is \`@stowage/core\`'s codec
-  (21.9 KiB: shapes, the string table, RECORDS, the limits and the work budget), which the persister
-  needs whole to read any envelope; \`packages/persist/scripts/check-size.mjs\` now keeps it from growing.
+  (23.2 KiB: shapes, the string table, RECORDS, the limits and the work budget, the portable
+  build's check for bytes after a deflate stream, the messages that name bytes which became text),
+  which the persister needs whole to read any envelope; \`packages/persist/scripts/check-size.mjs\`
+  keeps it from growing unnoticed.
 - **Webhook payloads, bytes against JSON + gzip 6.** Two causes. The level: Stowage deflates values
   under 64 KiB at level 1, because every write pays the deflate (section "Compression policy";
   level 6 gives 0.180× JSON here and cost W2 through Redis 0.24× JSON's pairs per second). And
