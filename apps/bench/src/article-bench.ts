@@ -5,12 +5,13 @@
 // req/s, p99 latency, Redis's MEMORY USAGE of the key, and the share of the run the server's main
 // thread spent in garbage collection. Prints Markdown, then `RESULT {json}`.
 //
-//   pnpm --filter @stowage/bench run bench:article [--n 1,10,100] [--duration 5] [--runs 2] [--million]
+//   pnpm --filter @stowage/bench run bench:article [--n 1,10,100] [--duration 5] [--runs 2] [--million] [--from out.txt]
 //
 // --million adds N = 1,000,000: each response is ~80 MB of JSON, so a fixed count of requests
 // (10, one per connection) with a 120 s client timeout replaces the timed runs, once per variant.
 import autocannon from 'autocannon'
 import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -26,7 +27,7 @@ export type ArticleVariant = (typeof ARTICLE_VARIANTS)[number]
 // Each variant writes a key of its own, all of one length (`bench<i>:article`, the Cache's
 // namespace and key), so MEMORY USAGE compares the values alone.
 const namespaceOf = (variant: string) => `bench${ARTICLE_VARIANTS.indexOf(variant as ArticleVariant)}`
-const keyOf = (variant: string) => `${namespaceOf(variant)}:article`
+export const keyOf = (variant: string) => `${namespaceOf(variant)}:article`
 
 export interface ArticleCell {
   readonly reqPerSec: number
@@ -54,24 +55,29 @@ interface Stats {
   now: number
 }
 
-interface Server {
+export interface Server {
   readonly url: string
   readonly child: ChildProcess
   stop(): Promise<void>
 }
 
-async function startServer(variant: string, n: number, redisUrl: string, flags: string[] = []): Promise<Server> {
+export async function startServer(variant: string, n: number, redisUrl: string, flags: string[] = []): Promise<Server> {
   const child = spawn(process.execPath, [...flags, '--import', 'tsx', join(here, 'article-server.ts')], {
     env: { ...process.env, ARTICLE_VARIANT: variant, ARTICLE_N: String(n), ARTICLE_NAMESPACE: namespaceOf(variant), ARTICLE_KEY: keyOf(variant), REDIS_URL: redisUrl },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   const port = await new Promise<number>((resolve, reject) => {
     let out = ''
-    child.stdout!.on('data', (chunk: Buffer) => {
+    const listening = (chunk: Buffer) => {
       out += chunk.toString()
       const m = /LISTENING (\d+)/.exec(out)
-      if (m) resolve(Number(m[1]))
-    })
+      if (m === null) return
+      // Later output (a V8 trace flag's, say) is read and dropped, so the pipe never fills.
+      child.stdout!.off('data', listening)
+      child.stdout!.resume()
+      resolve(Number(m[1]))
+    }
+    child.stdout!.on('data', listening)
     child.once('exit', (code) => reject(new Error(`article-server.ts (${variant}) exited with ${code}`)))
   })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
@@ -87,7 +93,7 @@ async function startServer(variant: string, n: number, redisUrl: string, flags: 
 
 const stats = async (server: Server): Promise<Stats> => (await (await fetch(`${server.url}/__stats`)).json()) as Stats
 
-async function cannon(url: string, options: { duration?: number; amount?: number; timeout?: number }): Promise<autocannon.Result> {
+export async function cannon(url: string, options: { duration?: number; amount?: number; timeout?: number }): Promise<autocannon.Result> {
   return autocannon({ url, method: 'POST', connections: 10, ...options })
 }
 
@@ -109,7 +115,7 @@ async function measure(server: Server, options: { duration?: number; amount?: nu
 }
 
 /** The first request builds the value and stores it; its answer must be W1-N. */
-async function prime(server: Server, n: number): Promise<void> {
+export async function prime(server: Server, n: number): Promise<void> {
   const response = await fetch(server.url, { method: 'POST' })
   const body = await response.text()
   if (n > 100_000) return
@@ -165,7 +171,33 @@ export async function articleBench(options: { ns: number[]; duration: number; ru
 }
 
 const fmt = (v: number) => (Number.isNaN(v) ? '—' : v >= 100 ? Math.round(v).toLocaleString('en') : v >= 10 ? v.toFixed(1) : v.toFixed(2))
-const ratio = (v: number, base: number) => `${(v / base).toFixed(2)}×`
+const ratio = (v: number, base: number) => `${v / base >= 0.1 ? (v / base).toFixed(2) : (v / base).toPrecision(2)}×`
+
+/** Issue 25's targets, judged on one pass: [target, measured, met]. */
+export function articleTargets(rows: ArticleRow[]): Array<[string, string, boolean]> {
+  const upTo = rows.filter((r) => r.n <= 100_000)
+  const x = (r: ArticleRow, v: string) => r.cells[v]!.reqPerSec / r.cells.msgpackr!.reqPerSec
+  const off = 'Stowage Cache, local tier off'
+  const readme = 'Stowage Cache (README)'
+  const gmean = Math.exp(upTo.reduce((s, r) => s + Math.log(x(r, off)), 0) / upTo.length)
+  const list = (v: string) => upTo.map((r) => `${r.n.toLocaleString('en')}: ${x(r, v).toFixed(2)}×`).join(', ')
+  const memoryOver = rows.filter((r) => r.n >= 10).flatMap((r) => ARTICLE_VARIANTS.filter((v) => v.startsWith('Stowage') && r.cells[v]!.memory > r.cells.msgpackr!.memory).map((v) => `${v} at ${r.n}`))
+  const one = rows.find((r) => r.n === 1)
+  const tenK = rows.find((r) => r.n === 10_000)
+  const gcGap = tenK === undefined ? Number.NaN : Math.max(...ARTICLE_VARIANTS.filter((v) => v.startsWith('Stowage')).map((v) => tenK.cells[v]!.gcShare - tenK.cells.msgpackr!.gcShare))
+  return [
+    [`the Cache, local tier off, ≥ 1.0× msgpackr's req/s (geometric mean over N = 1 … 100,000)`, `${gmean.toFixed(2)}×`, gmean >= 1],
+    [`the Cache, local tier off, ≥ 0.9× msgpackr's req/s at every N`, list(off), upTo.every((r) => x(r, off) >= 0.9)],
+    [`the Cache as its README configures it ≥ 1.3× msgpackr's req/s at every N`, list(readme), upTo.every((r) => x(r, readme) >= 1.3)],
+    [`Redis memory ≤ msgpackr's at every N ≥ 10`, memoryOver.length === 0 ? 'every Stowage variant' : `over: ${memoryOver.join(', ')}`, memoryOver.length === 0],
+    [`Redis memory < JSON's at N = 1`, one === undefined ? '—' : `${one.cells['Stowage codec']!.memory} B against ${one.cells.JSON!.memory} B`, one !== undefined && one.cells['Stowage codec']!.memory < one.cells.JSON!.memory],
+    [
+      `GC share of the Stowage variants within 5 points of msgpackr's (N = 10,000)`,
+      tenK === undefined ? '—' : ARTICLE_VARIANTS.map((v) => `${v} ${(tenK.cells[v]!.gcShare * 100).toFixed(1)}%`).join(', '),
+      gcGap <= 0.05,
+    ],
+  ]
+}
 
 /** The tables of a pass, as Markdown. */
 export function articleTables(rows: ArticleRow[]): string {
@@ -180,6 +212,10 @@ export function articleTables(rows: ArticleRow[]): string {
   }
   const errors = rows.flatMap((r) => ARTICLE_VARIANTS.filter((v) => r.cells[v]!.errors > 0).map((v) => `W1-${r.n} ${v}: ${r.cells[v]!.errors}`))
   return [
+    '| target (issue 25) | measured | |',
+    '|---|---|---|',
+    ...articleTargets(rows).map(([name, measured, met]) => `| ${name} | ${measured} | ${met ? 'met' : '**missed**'} |`),
+    '',
     'Requests per second (× msgpackr in the same run):',
     '',
     ...table('req/s', (c, b) => `${fmt(c.reqPerSec)} (${ratio(c.reqPerSec, b.reqPerSec)})`),
@@ -206,8 +242,20 @@ export function articleTables(rows: ArticleRow[]): string {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({
-    options: { n: { type: 'string', default: '1,10,100,1000,10000,100000' }, duration: { type: 'string', default: '5' }, runs: { type: 'string', default: '2' }, million: { type: 'boolean', default: false } },
+    options: {
+      n: { type: 'string', default: '1,10,100,1000,10000,100000' },
+      duration: { type: 'string', default: '5' },
+      runs: { type: 'string', default: '2' },
+      million: { type: 'boolean', default: false },
+      // Renders the tables of an earlier run's output (its RESULT line) instead of running.
+      from: { type: 'string' },
+    },
   })
+  if (values.from !== undefined) {
+    const line = readFileSync(values.from, 'utf8').split('\n').find((l) => l.startsWith('RESULT '))!
+    console.log(articleTables(JSON.parse(line.slice(7)) as ArticleRow[]))
+    process.exit(0)
+  }
   let redisUrl = process.env.REDIS_URL
   const own = redisUrl === undefined ? await startRedisServer() : undefined
   redisUrl ??= own!.url

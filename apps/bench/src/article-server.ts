@@ -6,10 +6,10 @@
 // Environment: ARTICLE_VARIANT (a name of VARIANTS), ARTICLE_N, ARTICLE_NAMESPACE, ARTICLE_KEY, REDIS_URL.
 // Prints `LISTENING <port>` once it listens on 127.0.0.1. GET /__stats answers the main thread's
 // GC pauses so far (PerformanceObserver 'gc'), its CPU time and the clock, so the bench can tell
-// what share of a run went to garbage collection. GET /__heap/start and /__heap/stop?file=…
-// sample allocations through the inspector, garbage included (V8's sampling heap profiler keeps
-// only live objects unless told otherwise), and write the profile. SIGTERM closes the server and
-// exits (so that --cpu-prof writes its profile).
+// what share of a run went to garbage collection. GET /__cpu/start and /__cpu/stop?file=… profile
+// the CPU, /__heap/start and /__heap/stop?file=… sample allocations, garbage included (V8's
+// sampling heap profiler keeps only live objects unless told otherwise). SIGTERM closes the
+// server and exits.
 import fastifyRedis from '@fastify/redis'
 import { createCache, decode, encode } from '@stowage/core'
 import { createRedisStore } from '@stowage/redis'
@@ -92,16 +92,24 @@ app.get('/__stats', () => {
   const cpu = process.cpuUsage()
   return { gcMs, gcCount, minorGcCount, cpuMs: (cpu.user + cpu.system) / 1000, now: performance.now() }
 })
+// Profiles of the load alone (not of startup): V8's CPU profiler (what --cpu-prof runs) and its
+// sampling heap profiler, through the inspector, from /start to /stop?file=….
 let inspector: Session | undefined
-app.get('/__heap/start', async () => {
+app.get<{ Params: { kind: 'cpu' | 'heap' } }>('/__:kind/start', async (request) => {
   inspector = new Session()
   inspector.connect()
-  // Every 8 KiB allocated on average, objects collected by either GC kept in the profile.
-  await inspector.post('HeapProfiler.startSampling', { samplingInterval: 8192, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true })
+  if (request.params.kind === 'cpu') {
+    await inspector.post('Profiler.enable')
+    await inspector.post('Profiler.setSamplingInterval', { interval: 100 })
+    await inspector.post('Profiler.start')
+  } else {
+    // Every 8 KiB allocated on average; objects that either GC collected stay in the profile.
+    await inspector.post('HeapProfiler.startSampling', { samplingInterval: 8192, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true })
+  }
   return { ok: true }
 })
-app.get<{ Querystring: { file: string } }>('/__heap/stop', async (request) => {
-  const { profile } = await inspector!.post('HeapProfiler.stopSampling')
+app.get<{ Params: { kind: 'cpu' | 'heap' }; Querystring: { file: string } }>('/__:kind/stop', async (request) => {
+  const { profile } = request.params.kind === 'cpu' ? await inspector!.post('Profiler.stop') : await inspector!.post('HeapProfiler.stopSampling')
   writeFileSync(request.query.file, JSON.stringify(profile))
   inspector!.disconnect()
   return { ok: true }

@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { articleTargets, type ArticleRow } from './article-bench.js'
 import type { CodecPass, CodecRow } from './codec-bench.js'
 import { JSON_GZIP, PEERS, STOWAGE, STOWAGE_NEVER } from './peers.js'
 import type { RedisPass } from './redis-bench.js'
@@ -162,6 +163,9 @@ function issue18Targets(codec: BrowserCodec, reloadRows: Browser, persistRows: B
 
 const redisPass = JSON.parse(lastLine(run('redis-bench.ts'))) as RedisPass
 const redis = redisTables(redisPass)
+const article = run('article-bench.ts', ['--million'])
+const articleProfile = run('article-profile.ts')
+const decodeGc = run('decode-gc.ts')
 const bundles = run('bundle-bench.ts')
 const caches = run('cache-bench.ts')
 const adapters = run('adapter-bytes-bench.ts')
@@ -198,6 +202,7 @@ const missed = [
   ...dictionary19.missed,
   ...result<Browser>(serverCost).filter(([, , ok]) => !ok).map(([name]) => name),
   ...result<Browser>(cacheMicro).filter(([, , ok]) => !ok).map(([name]) => name),
+  ...articleTargets(result<ArticleRow[]>(article)).filter(([, , ok]) => !ok).map(([name]) => name),
 ]
 
 interface DictionaryRedis {
@@ -330,9 +335,77 @@ What the misses above come from, as measured (figures of a given run vary; the c
   Stowage's encode and deflate (to 125 B) win 1.6–1.9×, short of 2×. The 1 kB object is 0.88× the peers' Redis memory, not 0.7×: under 1 KiB
   of payload Stowage does not deflate (\`compressThreshold\`, section "Compression policy"), so it
   stores ~830 B of MessagePack; a trained dictionary would take it far lower, but is not a default.
+- **Issue 25, the Cache with its in-process tier off against msgpackr in the article's benchmark
+  (≥ 0.9× at every N, ≥ 1.0× as a mean).** Stowage's codec in the article's handler serves
+  0.91–0.99× msgpackr's requests per second from N = 1 to 100,000; the Cache's read path around it
+  (the breaker, the store's deadline timer and \`Promise.race\`, the claim, an async decode: ~7 KiB
+  more allocated per request) takes 3–12% off that from N = 1 to 1,000, which is what keeps it at
+  0.84–0.93× there. At N = 10,000 the decode's garbage collection decides it (0.75× in this run,
+  20.8% of the time in GC against msgpackr's 3.9%): section "Where the read path spends and
+  allocates at N = 10,000". An earlier run the same day, with other work loading the machine:
+  0.65–0.99×, mean 0.85×.
+- **Issue 25, the Cache as its README configures it ≥ 1.3× msgpackr.** A hit of the in-process tier
+  skips Redis and the decode, 1.57–1.76× at N = 1 and 10, but Fastify still turns the reply into
+  JSON, about half of the server's CPU from N = 1,000 in every variant, so from N = 100 a hit saves
+  a smaller share: 1.12–1.19× here (1.03–1.32× in the loaded run). At N = 1,000,000 every variant
+  waits on ~80 MB of \`JSON.stringify\` per reply; 10 requests each give 0.82–1.29×, noise.
+- **Issue 25, GC within 5 points of msgpackr's.** Missed by the Cache with its tier off (20.8%
+  against 3.9% at N = 10,000) and, in most runs, by the codec variant (2.6% in this run, 14–28% in
+  six others): the decoder's columns and boxed DELTA sums, and V8's pretenuring landing on the
+  costly side (section "Where the read path spends and allocates at N = 10,000").
 - **Hostile, 2^26 paths within maxDepth** (beyond the issue's list): the encoder walks items until
   the count passes \`maxItems\` (4 Mi by default), about a quarter of a second; a smaller
   \`maxItems\` refuses it sooner.
+`
+
+// What the profiles of the article's server say (issue 25, item 3), measured once; the figures
+// of a given run vary, the causes do not.
+const ARTICLE_FINDINGS = `Findings (issue 25, item 3; measured on 2026-11-24 with the codec that ships, format 3):
+
+- **The gap is garbage collection, and it is young-generation collections.** With \`--trace-gc\`
+  over 5 s at N = 10,000, the codec variant ran 231 scavenges (1,112 ms, 4.8 ms each) for 896
+  requests, msgpackr 168 (274 ms, 1.6 ms each) for 1,195: 1.24 against 0.23 ms of scavenging per
+  request. Mark-compacts were 71 against 27 ms. The CPU profiles put \`(garbage collector)\` at
+  16–21% of busy main-thread time for the two Stowage variants that decode on every request, 2–5%
+  for msgpackr, JSON and the Cache with its in-process tier (which does not decode on a hit).
+- **Where Stowage allocates more: columns and intermediate arrays.** Per request, the decoder's own
+  sites allocate about 790 KiB against msgpackr's 235 KiB (\`read\` and \`readArray\`, one array of
+  rows): \`Decoder.array\` ~470 KiB, six arrays of 10,000 values (the RECORDS columns and DELTA
+  runs, all read before any row is built); \`records\` / \`rowsFromColumns\` ~157 KiB, two arrays of
+  10,000 rows (the outer rows, and the nested \`{ isEven }\` objects, which become a column of the
+  outer RECORDS);
+  \`extValue\` ~157 KiB, which is 10,000 × 16 bytes: DELTA's running sums of \`createdAt\` are
+  not small integers, so each is a new heap number, boxed once more when the row is built. The rows
+  themselves cost both codecs about the same (~1 MiB in the row builders both compile,
+  \`(anonymous)\`). Key strings do not show among the top sites (the rows have three keys), nor do
+  Buffer views: the 376-byte reply and the ~30 KB inflated payload are Buffers outside the
+  JavaScript heap, and \`decode\` reads a Buffer through one plain view. Fastify's
+  \`JSON.stringify\` of the reply (~0.8 MB per response) is the largest allocation of every
+  variant and ~50% of the CPU.
+- **Why ~0.6 MiB more costs 5× the GC time: pretenuring.** V8 decides per allocation site whether
+  to allocate straight into the old generation from how many of its objects survive a scavenge
+  (85% and more). When it does for the rows, scavenges are rare and short; when it does not, every
+  scavenge copies the ~10 values in flight (about 1 MB each), 5–7 ms a pause. In the decode loop
+  both codecs land on either side from one fresh process to the next (msgpackr 8% or 72–74% GC,
+  Stowage 11–12% or 64–81%); with \`--no-allocation-site-pretenuring\` both pay 72–87%, and there
+  Stowage runs 244 scavenges per 1,000 decodes against msgpackr's 153: it allocates ~1.6× as much
+  that dies young. In the server at N = 10,000, over the runs of 2026-11-24, the codec variant
+  landed on the costly side in six of seven (14–28% GC) and once on the cheap one (2.6%, and then
+  0.91× msgpackr's req/s); the Cache with its tier off, which decodes the same way, in four of four
+  (18–21%); msgpackr on the cheap side every time (4–8%). Which side a run lands on is the largest
+  single cause of the spread of the Stowage variants' req/s at this N.
+- **What it means for codec v3** (the decoder is being reworked in another change, so the decoder
+  is unchanged here): keep the columns out of the young generation, in scratch arrays the decoder
+  reuses from one decode to the next (numbers in a \`Float64Array\`, where DELTA's sums need no heap
+  numbers), and build nested objects as their rows are built rather than into an array first, so
+  that a decode allocates what it returns and little else: fewer scavenges, and survival rates
+  that let V8 pretenure the rows. The in-process tier already avoids all of it on hits.
+- **The Cache's read path around the codec** adds ~7 KiB per request at N = 1 (the store call with
+  its deadline timer and \`Promise.race\`, the claim, \`openEntry\`, \`getOrSet\`'s promises): 18 KiB
+  against the codec variant's 10 KiB; the Cache with its tier off serves 0.88–0.97× the codec
+  variant's req/s from N = 1 to 1,000. That, not the codec (0.95–0.99× msgpackr there), is what
+  keeps it under 0.9× msgpackr at small N; each call crosses the breaker, the store's deadline (a
+  timer and a \`Promise.race\`), the claim and an async decode. Not changed here.
 `
 
 const results = `# Benchmark results
@@ -452,6 +525,42 @@ Requests per second (SET then GET of W1-N) and Redis memory of the key:
 
 ${redis.seed}
 
+### The seed article's benchmark itself: Fastify and autocannon (issue 25)
+
+The article's own setup, not a loop of SET and GET: a Fastify server with \`@fastify/redis\`
+(ioredis) whose POST handler returns W1-N, cached under one Redis key (the first request builds and
+stores it, every later one reads Redis), driven by \`autocannon -m POST\` with 10 connections
+from another process (apps/bench/src/article-bench.ts, article-server.ts). Variants: JSON; msgpackr
+as the article used it (\`new Packr({ maxSharedStructures: 8160, structures: [] })\`, whose record
+structures live in the server process); Stowage's \`encode\`/\`decode\` in the article's handler
+(\`redis.set(key, encode(value))\`, \`decode(await redis.getBuffer(key))\`); the Cache with its
+in-process tier off (every request reads Redis, like the handlers above); the Cache as its README
+configures it (the in-process tier on). One server process per variant, started together; the
+runs go round the variants, 5 s each after a 1 s warm-up, and each variant keeps the better of two.
+N = 1,000,000 answers ~80 MB of JSON per request: 10 requests (one per connection) with a 120 s
+client timeout, once. Server, autocannon and Redis share this machine's 2 cores, with other work
+running on them: read the ratios within one N, not the absolute figures. The GC share is the
+server's main-thread GC pauses (\`PerformanceObserver\` 'gc') over the run's wall time.
+
+${markdown(article)}
+
+#### Where the read path spends and allocates at N = 10,000 (issue 25, item 3)
+
+The same server and load, one timed run per profile: V8's CPU profiler (what \`--cpu-prof\` runs)
+and then its sampling heap profiler with the objects both GCs collected kept (by default it keeps
+only what is still alive), both over the load alone through the inspector
+(apps/bench/src/article-profile.ts). Sites are functions (the line where each starts); \`(anonymous)\`
+includes the row builders both codecs compile.
+
+${markdown(articleProfile)}
+
+The decode alone, in a loop that keeps the last 10 values reachable as the server keeps ~10
+responses in flight (apps/bench/src/decode-gc.ts):
+
+${markdown(decodeGc)}
+
+${ARTICLE_FINDINGS}
+
 ### Bundles: one Redis hash per object (issue 4)
 
 ${markdown(bundles)}
@@ -524,7 +633,7 @@ writeFileSync(join(here, '..', 'RESULTS.md'), results)
 // The raw figures behind RESULTS.md, for anyone who wants other ratios.
 writeFileSync(
   join(here, '..', 'results.json'),
-  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, codec: { clean, loaded }, redis: redisPass, browser, browserCodec: result(browserCodec), reload: result(reload), fetch: result(fetches), persist: [...result<Browser>(persistState), ...result<Browser>(persistFirefox)], hostile: hostileRows, serverCost: result(serverCost), cacheMicro: result(cacheMicro), dictionary: result(dictionary), adapters: result(adapters) }, null, 1)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, codec: { clean, loaded }, redis: redisPass, article: result(article), browser, browserCodec: result(browserCodec), reload: result(reload), fetch: result(fetches), persist: [...result<Browser>(persistState), ...result<Browser>(persistFirefox)], hostile: hostileRows, serverCost: result(serverCost), cacheMicro: result(cacheMicro), dictionary: result(dictionary), dictionaryRedis: result(dictionaryRedis), adapters: result(adapters) }, null, 1)}\n`,
 )
 console.log(targets.table)
 console.log('\nwrote apps/bench/RESULTS.md')

@@ -33,7 +33,8 @@ export const createCodec: (options?: CodecOptions) => Codec = api.createCodec
  * @param options - see {@link CodecOptions}. Pass the same object each time (or use {@link createCodec}) on hot paths.
  * @returns a new, exact-length Uint8Array. On Node it is a `Buffer` (a Uint8Array subclass, so the
  *   type says Uint8Array), which ioredis, node-redis, `fs` and sockets take as bytes:
- *   `redis.set(key, encode(value))` works as it is. Elsewhere a plain Uint8Array.
+ *   `redis.set(key, encode(value))` works as it is (in TypeScript, whose client types want a
+ *   Buffer: `encode(value) as Buffer`). Elsewhere a plain Uint8Array.
  * @throws {StowageError} UNSUPPORTED_TYPE, CYCLE, LIMIT_EXCEEDED (the message names where in the value), INVALID_ARGUMENT.
  */
 export const encode: (value: unknown, options?: CodecOptions) => Uint8Array = api.encode
