@@ -248,12 +248,13 @@ What the misses above come from, as measured (figures of a given run vary; the c
   ~9% (after it was made 1.7× faster), the one native UTF-8 decode of the tables at ~15%, and the
   walk that builds objects and numbers at most of the rest, where \`JSON.parse\` does all of it
   natively. What is left is the cost of building objects in JavaScript.
-- **Dictionaries (issue 19): set + get and encode with a dictionary.** zlib primes a deflate
-  stream with the dictionary at every value (Node's \`deflateRawSync\` with a \`dictionary\`
-  hashes its 4 KiB each time: ~10 µs of the ~14 µs encode of a 0.9 kB user, against 3.3 µs without
-  one, where a value under 1 KiB is not deflated at all), and inflating loads it again; zlib's \`deflateCopy\` of a primed stream would skip that, but
-  Node does not expose it. A 1 KiB dictionary costs less (section "Dictionaries", issue 9) and
-  compresses these values a little worse. The bytes are the gain: 0.23× a JSON string's Redis memory.
+- **Dictionaries (issue 19): set + get and encode with a dictionary.** Without a
+  dictionary a value under 1 KiB is not deflated at all (3.3 µs to encode a 0.9 kB user); with one
+  it is, and on Node every deflate call pays a zlib stream made and freed for it: 7.3 µs for such a
+  value without a dictionary, 9.0 µs with a 4 KiB one (measured alone; a smaller window or memLevel
+  changes it by under 0.5 µs, and fflate in JavaScript takes 30 µs). Reusing one stream would need
+  Node's private \`_processChunk\`. Reads pay an inflate (2.8 µs) too. The bytes are the gain: 0.23× a
+  JSON string's Redis memory.
 - **Browser encode and the persister's save and restore (issue 18).** Encoding in JavaScript costs
   4–6× \`JSON.stringify\` in Chromium (the trie walk over keys, the envelope copy and its CRC), and the
   persister's segments are deflated by the native CompressionStream (0.45–0.8 s for 5,000 webhook
