@@ -9,6 +9,7 @@ import { StowageError } from '../errors/stowage-error.js'
 import { positiveInteger } from '../stores/validate.js'
 import { Emitter } from '../events/emitter.js'
 import type { Store } from '../stores/store.js'
+import { wrapStore } from '../stores/wrap-store.js'
 
 /** Options of the circuit breaker ({@link CacheOptions.breaker}). */
 export interface BreakerOptions {
@@ -38,9 +39,6 @@ export const DEFAULT_BREAKER_COOL_DOWN = 5_000
 /** Default of {@link BreakerOptions.probeTimeout}. */
 export const DEFAULT_BREAKER_PROBE_TIMEOUT = 5_000
 
-// The store methods that talk to the backend; `keys` (an iterator) and `close` pass through.
-/** The Store methods that return a promise, abilities included (a wrapper of a store forwards each the store has). */
-export const CALLS = ['get', 'getWithTtl', 'set', 'delete', 'getMany', 'setMany', 'deleteMany', 'ensureMany', 'clear', 'getField', 'getFields', 'setField', 'deleteField'] as const
 
 
 // Only a failing backend counts: a refused argument says nothing about the server.
@@ -77,14 +75,7 @@ export class CircuitBreaker {
 
   /** `store` with every backend call going through the breaker; the same abilities, the same name. */
   guard(store: Store): Store {
-    const guarded: Record<string, unknown> = { name: store.name }
-    for (const name of CALLS) {
-      const method = store[name] as ((...args: unknown[]) => Promise<unknown>) | undefined
-      if (typeof method === 'function') guarded[name] = (...args: unknown[]) => this.call(() => method.apply(store, args))
-    }
-    if (store.keys) guarded.keys = (prefix: string) => (store.keys as (p: string) => AsyncIterable<string>).call(store, prefix)
-    if (store.close) guarded.close = () => (store.close as () => Promise<void>).call(store)
-    return guarded as unknown as Store
+    return wrapStore(store, (_, call) => this.call(call))
   }
 
   private async call<T>(work: () => Promise<T>): Promise<T> {
