@@ -16,7 +16,7 @@ import { DICTIONARY_COMPRESS_THRESHOLD, MAX_DICTIONARY_SIZE } from '../codec/opt
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
 import type { Store } from '../stores/store.js'
-import { CALLS } from './breaker.js'
+import { wrapStore, type StoreCall } from '../stores/wrap-store.js'
 
 /** Prefix of the store keys that hold dictionaries: `#dict:` then the id as 8 lowercase hex digits. */
 export const DICTIONARY_KEY_PREFIX = '#dict:'
@@ -31,7 +31,7 @@ export const DICTIONARY_CODEC_OPTIONS: CodecOptions = Object.freeze({ compress: 
 const hex8 = (n: number) => n.toString(16).padStart(8, '0')
 
 // The store calls that write values: before the first, a cache stores its own dictionaries.
-const WRITES: ReadonlySet<string> = new Set(['set', 'setMany', 'setField'])
+const WRITES: ReadonlySet<StoreCall> = new Set(['set', 'setMany', 'setField'])
 
 /** The store key of dictionary `id`. */
 export function dictionaryKey(id: number): string {
@@ -95,13 +95,14 @@ export type DictionaryOutcome = { readonly codec: Codec } | { readonly error: St
 export class DictionaryBook {
   private readonly loading = new Map<number, Promise<Uint8Array | StowageError | undefined>>()
   private readonly misses = new Map<number, number>()
-  private loaded: Uint8Array[] = []
+  // The dictionaries loaded from the store (or trained here), by id, oldest first.
+  private readonly loaded = new Map<number, Uint8Array>()
   /** Reads every envelope of the cache's own and the loaded dictionaries. */
   codec: Codec
   /** Writes the cache's envelopes. */
   writer: Codec
-  /** The dictionary the cache adopted and writes with, if any. */
-  writing: Uint8Array | undefined
+  /** The id of the dictionary the cache adopted and writes with, if any. */
+  writingId: number | undefined
   private readonly own: ReadonlySet<number>
   private published: Promise<void> | undefined
   private readonly envelopes: Codec
@@ -135,7 +136,7 @@ export class DictionaryBook {
       return { error: undefined }
     }
     if (id === undefined || this.own.has(id)) return { error: undefined }
-    if (this.loaded.some((d) => crc32(d) === id)) return { codec: this.codec }
+    if (this.loaded.has(id)) return { codec: this.codec }
     const missed = this.misses.get(id)
     if (missed !== undefined && Date.now() - missed < MISS_RETRY_MS) return { error: undefined }
     let pending = this.loading.get(id)
@@ -172,15 +173,10 @@ export class DictionaryBook {
    */
   guard(store: Store): Store {
     if (this.own.size === 0) return store
-    const guarded: Record<string, unknown> = { name: store.name }
-    for (const name of CALLS) {
-      const method = store[name] as ((...args: unknown[]) => Promise<unknown>) | undefined
-      if (typeof method !== 'function') continue
-      guarded[name] = WRITES.has(name) ? async (...args: unknown[]) => (await this.publish(), method.apply(store, args)) : (...args: unknown[]) => method.apply(store, args)
-    }
-    if (store.keys) guarded.keys = (prefix: string) => (store.keys as (p: string) => AsyncIterable<string>).call(store, prefix)
-    if (store.close) guarded.close = () => (store.close as () => Promise<void>).call(store)
-    return guarded as unknown as Store
+    return wrapStore(store, async (name, call) => {
+      if (WRITES.has(name)) await this.publish()
+      return call()
+    })
   }
 
   private async load(id: number): Promise<Uint8Array | StowageError | undefined> {
@@ -198,17 +194,23 @@ export class DictionaryBook {
       return undefined
     }
     this.misses.delete(id)
-    this.learn(dictionary)
+    this.learn(id, dictionary)
     return dictionary
   }
 
-  // Reads with `dictionary` from now on.
-  private learn(dictionary: Uint8Array): void {
-    if (this.loaded.includes(dictionary)) return
-    // The adopted dictionary is never forgotten while written with.
-    if (this.loaded.length >= MAX_LOADED) this.loaded = this.loaded.filter((d, i) => i > 0 || d === this.writing)
-    this.loaded = [...this.loaded, dictionary]
-    this.codec = this.make({ ...this.base.options, dictionaries: [...this.base.options.dictionaries, ...this.loaded] })
+  // Reads with dictionary `id` from now on (the cache's own it reads with already).
+  private learn(id: number, dictionary: Uint8Array): void {
+    if (this.own.has(id) || this.loaded.has(id)) return
+    if (this.loaded.size >= MAX_LOADED) {
+      // The oldest goes, never the one written with.
+      for (const old of this.loaded.keys()) {
+        if (old === this.writingId) continue
+        this.loaded.delete(old)
+        break
+      }
+    }
+    this.loaded.set(id, dictionary)
+    this.codec = this.make({ ...this.base.options, dictionaries: [...this.base.options.dictionaries, ...this.loaded.values()] })
   }
 
   /**
@@ -218,7 +220,7 @@ export class DictionaryBook {
    */
   async store(dictionary: Uint8Array): Promise<number> {
     const id = await storeDictionary(this.storeOf, this.envelopes, dictionary)
-    this.learn(dictionary)
+    this.learn(id, dictionary)
     return id
   }
 
@@ -228,15 +230,15 @@ export class DictionaryBook {
    * @throws {StowageError} CORRUPT for a damaged entry; the store's errors.
    */
   async adopt(id: number): Promise<boolean> {
-    const known = this.loaded.find((d) => crc32(d) === id)
-    const dictionary = known ?? (await loadDictionary(this.storeOf, this.envelopes, id))
+    const own = this.base.options.dictionaries.find((d) => crc32(d) === id)
+    const dictionary = own ?? this.loaded.get(id) ?? (await loadDictionary(this.storeOf, this.envelopes, id))
     if (dictionary === undefined) return false
-    this.learn(dictionary)
-    this.writing = dictionary
-    const own = this.base.options.dictionaries.filter((d) => crc32(d) !== id)
+    this.learn(id, dictionary)
+    this.writingId = id
+    const others = this.base.options.dictionaries.filter((d) => d !== own)
     // Small values are where a dictionary pays: the dictionary codec's threshold, unless the cache's own is lower.
     const compressThreshold = Math.min(this.base.options.compressThreshold, DICTIONARY_COMPRESS_THRESHOLD)
-    this.writer = this.make({ ...this.base.options, compressThreshold, dictionaries: [dictionary, ...own] })
+    this.writer = this.make({ ...this.base.options, compressThreshold, dictionaries: [dictionary, ...others] })
     return true
   }
 }

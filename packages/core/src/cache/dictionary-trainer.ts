@@ -11,7 +11,6 @@
 // trains a new dictionary, which replaces the pointer; older dictionaries stay in the store, so
 // every entry written with them stays readable.
 import type { Codec, EncodedEnvelope } from '../codec/codec.js'
-import { crc32 as dictionaryId } from '../codec/crc32.js'
 import { MAX_DICTIONARY_SIZE } from '../codec/options.js'
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
@@ -184,7 +183,7 @@ export class DictionaryTrainer {
     if (this.state !== 'waiting') return
     const pointer = await this.store.get(dictionaryPointerKey(this.namespace))
     const id = pointer === undefined ? undefined : this.envelopes.decode<unknown>(pointer)
-    const current = this.book.writing === undefined ? undefined : dictionaryId(this.book.writing)
+    const current = this.book.writingId
     if (typeof id === 'number' && id !== current) {
       await this.adoptStored(false)
       return
@@ -199,7 +198,7 @@ export class DictionaryTrainer {
   // store has an atomic ensureMany; elsewhere every process trains, and the pointer still converges).
   private async claimed(): Promise<boolean> {
     if (!this.store.ensureMany) return true
-    const current = this.book.writing === undefined ? 'none' : dictionaryId(this.book.writing).toString(16).padStart(8, '0')
+    const current = this.book.writingId === undefined ? 'none' : this.book.writingId.toString(16).padStart(8, '0')
     const token = crypto.getRandomValues(new Uint32Array(1))[0] as number
     const [held] = await this.store.ensureMany([{ key: `#dict-training:${this.namespace}:${current}`, value: this.envelopes.encode(token), ttl: CLAIM_MS }])
     if (held !== undefined && this.envelopes.decode<unknown>(held) === token) return true
@@ -219,7 +218,7 @@ export class DictionaryTrainer {
     const id = await this.book.store(dictionary)
     const pointer = this.envelopes.encode(id)
     const key = dictionaryPointerKey(this.namespace)
-    const replacing = this.book.writing !== undefined
+    const replacing = this.book.writingId !== undefined
     const propose = async () => {
       if (replacing) await this.store.set(key, pointer)
       else if (this.store.ensureMany) await this.store.ensureMany([{ key, value: pointer }])
