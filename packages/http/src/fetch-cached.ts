@@ -171,7 +171,8 @@ async function fetchClaimed<T>(
     throw failure
   }
   const received = await named(url, response, exchange.bytes, async (b) => withoutTags(b))
-  const codec = await codecFor(cache, received, new URL(response.headers.get(DICTIONARY_HEADER) ?? '.', response.url || url).href, response.headers.has(DICTIONARY_HEADER), options)
+  const dictionaryHeader = response.headers.get(DICTIONARY_HEADER)
+  const codec = await codecFor(cache, received, dictionaryHeader === null ? undefined : new URL(dictionaryHeader, response.url || url).href, options)
   const decision = keepDecision({ headers: new Headers(init?.headers), credentials: init?.credentials, crossOrigin: requestCrossOrigin, scoped: options.scope !== undefined, staleIfError: options.staleIfError, ttl: options.ttl }, response)
   if (decision.keep) {
     const bytes = await named(url, response, received, (b) => keptForm(codec, b, response, options.inflate ?? inBrowser()))
@@ -192,7 +193,7 @@ async function fetchClaimed<T>(
 // fetched from where the server's Stowage-Dictionary header said, checked, and kept in the store
 // (where the Cache finds it when it opens the bytes, and later reads too).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function codecFor(cache: Cache<any>, received: Uint8Array, dictionaryUrl: string, named: boolean, options: FetchCachedOptions): Promise<Codec> {
+async function codecFor(cache: Cache<any>, received: Uint8Array, dictionaryUrl: string | undefined, options: FetchCachedOptions): Promise<Codec> {
   let id: number | undefined
   try {
     id = inspect(received).dictionaryId
@@ -201,7 +202,7 @@ async function codecFor(cache: Cache<any>, received: Uint8Array, dictionaryUrl: 
   }
   const own = cache.codec.options.dictionaries
   if (id === undefined || own.some((d) => dictionaryId(d) === id)) return cache.codec
-  const dictionary = await ensureDictionary(cache.store, id, named ? dictionaryUrl : undefined, options.fetch ?? globalThis.fetch, options.init)
+  const dictionary = await ensureDictionary(cache.store, id, dictionaryUrl, options.fetch ?? globalThis.fetch, options.init)
   return dictionary === undefined ? cache.codec : createCodec({ ...cache.codec.options, dictionaries: [...own, dictionary] })
 }
 

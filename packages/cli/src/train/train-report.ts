@@ -1,6 +1,5 @@
 // What `stowage train` found: the dictionary, and what it buys on values it was not trained on.
-import { createCodec, trainDictionary } from '@stowage/core'
-import { crc32 } from 'node:zlib'
+import { createCodec, dictionaryId, trainDictionary } from '@stowage/core'
 import { equivalentJsonBytes } from '../format/equivalent-json.js'
 import { formatBytes, formatCount, formatRatio } from '../format/units.js'
 import { quote, safeText } from '../format/safe-text.js'
@@ -52,7 +51,7 @@ export function train(sample: Pick<ValueSample, 'values'>, size: number): { dict
 }
 
 /** The id of a dictionary as the envelopes and the store key write it: 8 hex digits. */
-export const dictionaryIdHex = (dictionary: Uint8Array): string => crc32(dictionary).toString(16).padStart(8, '0')
+export const dictionaryIdHex = (dictionary: Uint8Array): string => dictionaryId(dictionary).toString(16).padStart(8, '0')
 
 /**
  * The report for people.
