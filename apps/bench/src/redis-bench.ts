@@ -8,7 +8,7 @@ import { createCache } from '@stowage/core'
 import { createRedisStore } from '@stowage/redis'
 import { Redis } from 'ioredis'
 import { Packr } from 'msgpackr'
-import { ping, startRedisServer } from '@stowage/redis-server'
+import { findOrStartRedis } from '@stowage/redis-server'
 import { medianMsAsync } from './measure.js'
 import { w1, w2, w4 } from './workloads.js'
 
@@ -32,16 +32,8 @@ interface Method {
   redisKey(key: string): string
 }
 
-let url = process.env.REDIS_URL
-let stopServer: (() => Promise<void>) | undefined
-if (!url) {
-  if (await ping('127.0.0.1', 6379)) url = 'redis://127.0.0.1:6379'
-  else {
-    const server = await startRedisServer()
-    url = server.url
-    stopServer = () => server.stop()
-  }
-}
+const redis = await findOrStartRedis()
+const url = redis.url
 
 const client = new Redis(url)
 const packr = new Packr({ useRecords: true })
@@ -118,6 +110,6 @@ for (const [workload, make] of workloads) {
 
 await keyv.disconnect()
 await client.quit()
-await stopServer?.()
+await redis.stop()
 const pass: RedisPass = { rows }
 console.log(JSON.stringify(pass))

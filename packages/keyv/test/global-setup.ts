@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node'
-import { ping, startRedisServer } from '@stowage/redis-server'
+import { findOrStartRedis } from '@stowage/redis-server'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -7,21 +7,9 @@ declare module 'vitest' {
   }
 }
 
-// REDIS_URL if set; else a Redis already answering on 127.0.0.1:6379; else one of our own.
-// Tests never FLUSH a server: each uses its own key prefix.
+// REDIS_URL, else a Redis answering on 127.0.0.1:6379, else one of our own (findOrStartRedis).
 export default async function setup(project: TestProject) {
-  let url = process.env.REDIS_URL
-  let stop: (() => Promise<void>) | undefined
-  if (!url) {
-    if (await ping('127.0.0.1', 6379)) url = 'redis://127.0.0.1:6379'
-    else {
-      const server = await startRedisServer()
-      stop = () => server.stop()
-      url = server.url
-    }
-  }
-  project.provide('redisUrl', url)
-  return async () => {
-    await stop?.()
-  }
+  const redis = await findOrStartRedis()
+  project.provide('redisUrl', redis.url)
+  return () => redis.stop()
 }

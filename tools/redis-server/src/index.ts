@@ -92,6 +92,20 @@ export async function startRedisServer(options: { port?: number; cluster?: boole
   }
 }
 
+/**
+ * The Redis the tests and benchmarks use: `REDIS_URL` if set; else one already answering on
+ * 127.0.0.1:6379; else one of our own, started here. They never FLUSH a server: each test uses its
+ * own key prefix (or its own server).
+ * @returns its URL, and `stop`, which stops only a server this started.
+ */
+export async function findOrStartRedis(): Promise<{ url: string; stop(): Promise<void> }> {
+  const given = process.env.REDIS_URL
+  if (given) return { url: given, stop: async () => {} }
+  if (await ping('127.0.0.1', 6379)) return { url: 'redis://127.0.0.1:6379', stop: async () => {} }
+  const server = await startRedisServer()
+  return { url: server.url, stop: () => server.stop() }
+}
+
 /** Starts three cluster-enabled servers and joins them into one cluster of three masters. */
 export async function startRedisCluster(): Promise<{ nodes: Array<{ host: string; port: number }>; stop(): Promise<void> }> {
   const servers = await Promise.all([0, 1, 2].map(() => startRedisServer({ cluster: true })))
