@@ -37,12 +37,5 @@ export async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8
     chunks.push(value)
     length += value.byteLength
   }
-  if (chunks.length === 1) return chunks[0] as Uint8Array
-  const out = new Uint8Array(length)
-  let at = 0
-  for (const chunk of chunks) {
-    out.set(chunk, at)
-    at += chunk.byteLength
-  }
-  return out
+  return chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks, length)
 }
