@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createCache, createCodec, createMemoryStore, dictionaryKey, dictionaryPointerKey, inspect, StowageErrorCode, type Store } from '../src/index.js'
+import { createCache, createCodec, createMemoryStore, dictionaryKey, dictionaryPointerKey, inspect, storeDictionary, StowageErrorCode, trainDictionary, type Store } from '../src/index.js'
 import { record, until } from './cache-helpers.js'
 
 const user = (i: number) => ({ login: `user${i}`, id: 1000 + i, url: `https://api.github.com/users/user${i}`, html_url: `https://github.com/user${i}`, repos_url: `https://api.github.com/users/user${i}/repos`, type: 'User', site_admin: false })
@@ -83,6 +83,18 @@ describe('autoDictionary (issue 19)', () => {
     const reader = createCache({ store, namespace: 'users', local: false })
     expect(await reader.get('u25')).toStrictEqual(user(25))
     expect(await reader.get(`o${i - 1}`)).toStrictEqual(order(i - 1))
+  })
+
+  it('adopts a pointer to one of its own dictionaries without listing it twice', async () => {
+    const store = createMemoryStore()
+    const own = trainDictionary(Array.from({ length: 50 }, (_, i) => user(i + 300)), { size: 1024 })
+    const id = await storeDictionary(store, own)
+    await store.set(dictionaryPointerKey('users'), createCodec({ compress: 'never', maxDepth: 1, maxItems: 1 }).encode(id))
+    const cache = createCache({ store, namespace: 'users', codec: { dictionaries: [own] }, autoDictionary: { samples: 20 } })
+    const errors = record(cache, 'error')
+    const end = await writeUntilTrained(cache, store, 0)
+    expect(inspect((await store.get(`users:u${end - 1}`))!).dictionaryId).toBe(id)
+    expect(errors).toStrictEqual([])
   })
 
   it('refuses bad options', () => {
