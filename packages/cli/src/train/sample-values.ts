@@ -15,7 +15,7 @@ export interface ValueSample {
   readonly keys: number
   /** Keys Stowage keeps for itself (tag generations, chunks, dictionaries), passed over. */
   readonly reserved: number
-  /** Sampled keys whose value was neither JSON (an object or array) nor an envelope this reader decodes, or was gone. */
+  /** Sampled keys whose value was neither JSON (an object or array) the codec can hold nor an envelope this reader decodes, or was gone. */
   readonly unreadable: number
   /** Whether SIGINT stopped the scan early. */
   readonly interrupted: boolean
@@ -38,7 +38,11 @@ function asValue(codec: Codec, bytes: Uint8Array): { value: unknown } | undefine
   if (bytes.length > MAX_JSON_BYTES) return undefined
   try {
     const text = utf8.decode(bytes)
-    return /^\s*[[{]/.test(text) ? { value: JSON.parse(text) as unknown } : undefined
+    if (!/^\s*[[{]/.test(text)) return undefined
+    const value = JSON.parse(text) as unknown
+    // A value the codec refuses (nested past maxDepth, say) is left out alone, as convert leaves it.
+    codec.encode(value)
+    return { value }
   } catch {
     return undefined
   }
