@@ -43,7 +43,7 @@ describe('whole-client persister', () => {
     expect(createCodec().decode<Uint8Array[]>((await store.get(`tanstack-query-client:s:${manifest.segments[0]}`))!)).toHaveLength(50)
   })
 
-  it('cuts segments at segmentBytes of records', async () => {
+  it('cuts segments at about segmentBytes of MessagePack', async () => {
     const store = recordingStore()
     const qc = client()
     for (let i = 0; i < 50; i++) qc.setQueryData(['item', i], { i, text: 'x'.repeat(200) })
@@ -53,11 +53,13 @@ describe('whole-client persister', () => {
     expect(await keysOf(store, 'tanstack-query-client:s:')).toHaveLength(manifest.segments.length)
   })
 
-  it('a change to one query encodes that query alone and rewrites only the segment that holds it', async () => {
+  it('a change to one query encodes again only the segment that holds it, and rewrites only that segment', async () => {
     const store = recordingStore()
     const encoded: unknown[] = []
     const base = createCodec({ compressThreshold: 1024 })
-    const codec: Codec = Object.assign(Object.create(base) as Codec, { encode: (value: unknown) => (encoded.push(value), base.encode(value)) })
+    const codec: Codec = Object.assign(Object.create(base) as Codec, {
+      encodeEnvelopeAsync: (value: unknown) => (encoded.push(value), base.encodeEnvelopeAsync(value)),
+    })
     const qc = client()
     for (let i = 0; i < 40; i++) qc.setQueryData(['item', i], { i, text: 'y'.repeat(300) })
     const persister = createStowageClientPersister({ store, throttleTime: 0, segmentBytes: 4000, codec })
@@ -75,8 +77,13 @@ describe('whole-client persister', () => {
     const dropped = before.filter((id) => !after.includes(id))
     expect(added).toHaveLength(1)
     expect(dropped).toHaveLength(1)
-    // One query record encoded again (plus the manifest); the other records' bytes were reused.
-    expect(encoded.filter((v) => (v as { queryHash?: string }).queryHash !== undefined).map((v) => (v as { queryHash: string }).queryHash)).toStrictEqual(['["item",3]'])
+    // One segment encoded again: the queries of the one that held item 3, item 3 among them.
+    const segmentsEncoded = encoded.filter(Array.isArray) as Array<Array<{ queryHash: string }>>
+    expect(segmentsEncoded).toHaveLength(1)
+    const oldMembers = createCodec().decode<Array<{ queryHash: string }>>((await store.get(`tanstack-query-client:s:${added[0]}`))!).map((q) => q.queryHash)
+    expect(segmentsEncoded[0]!.map((q) => q.queryHash)).toStrictEqual(oldMembers)
+    expect(oldMembers).toContain('["item",3]')
+    expect(oldMembers.length).toBeLessThan(40)
     expect(store.writes).toStrictEqual([[`tanstack-query-client:s:${added[0]}`], ['tanstack-query-client:manifest']])
     expect(store.deletes.flat()).toContain(`tanstack-query-client:s:${dropped[0]}`)
     store.writes.length = 0
@@ -88,6 +95,52 @@ describe('whole-client persister', () => {
     expect(again.getQueryCache().getAll()).toHaveLength(40)
     expect(again.getQueryData(['item', 3])).toStrictEqual({ i: 33 })
     expect(again.getQueryData(['item', 39])).toStrictEqual({ i: 39, text: 'y'.repeat(300) })
+  })
+
+  it('restores a client that layout 1 saved (a record per query in each segment) and keeps its unchanged segments', async () => {
+    const store = recordingStore()
+    const codec = createCodec({ compressThreshold: 1024 })
+    const record = createCodec({ compressThreshold: 1024, compress: 'never' })
+    const state = (i: number) => ({ data: { i }, dataUpdateCount: 1, dataUpdatedAt: 1000 + i, error: null, errorUpdateCount: 0, errorUpdatedAt: 0, fetchFailureCount: 0, fetchFailureReason: null, fetchMeta: null, isInvalidated: false, status: 'success', fetchStatus: 'idle' })
+    const query = (i: number) => ({ queryKey: ['old', i], queryHash: JSON.stringify(['old', i]), state: state(i) })
+    await store.set('tanstack-query-client:s:a', codec.encode([0, 1, 2].map((i) => record.encode(query(i)))))
+    await store.set('tanstack-query-client:s:b', codec.encode([3, 4].map((i) => record.encode(query(i)))))
+    await store.set('tanstack-query-client:manifest', codec.encode({ layout: 1, save: 'old', timestamp: Date.now(), buster: '', mutations: [], segments: ['a', 'b'] }))
+
+    const qc = client()
+    const persister = createStowageClientPersister({ store, throttleTime: 0 })
+    await persistQueryClientRestore({ queryClient: qc, persister })
+    expect(qc.getQueryCache().getAll()).toHaveLength(5)
+    expect(qc.getQueryData(['old', 4])).toStrictEqual({ i: 4 })
+
+    qc.setQueryData(['old', 4], { i: 44 })
+    await persistQueryClientSave({ queryClient: qc, persister })
+    const manifest = codec.decode<{ layout: number; segments: string[] }>((await store.get('tanstack-query-client:manifest'))!)
+    expect(manifest.layout).toBe(2)
+    expect(manifest.segments).toContain('a') // unchanged: still layout 1's records
+    expect(manifest.segments).not.toContain('b')
+    expect(await store.get('tanstack-query-client:s:b')).toBeUndefined()
+
+    const again = client()
+    await persistQueryClientRestore({ queryClient: again, persister: createStowageClientPersister({ store }) })
+    expect(again.getQueryCache().getAll()).toHaveLength(5)
+    expect(again.getQueryData(['old', 0])).toStrictEqual({ i: 0 })
+    expect(again.getQueryData(['old', 4])).toStrictEqual({ i: 44 })
+  })
+
+  it('finds a query no envelope holds in a segment of many by halving it, and stores the rest of that segment', async () => {
+    const store = recordingStore()
+    const errors: StowageError[] = []
+    const qc = client()
+    for (let i = 0; i < 30; i++) qc.setQueryData(['item', i], i === 17 ? { bad: () => 1 } : { i })
+    await persistQueryClientSave({ queryClient: qc, persister: createStowageClientPersister({ store, throttleTime: 0, onError: (e) => errors.push(e) }) })
+    expect(errors.map((e) => e.code)).toStrictEqual([StowageErrorCode.UNSUPPORTED_TYPE])
+    expect(errors[0]!.message).toContain('["item",17]')
+    const again = client()
+    await persistQueryClientRestore({ queryClient: again, persister: createStowageClientPersister({ store }) })
+    expect(again.getQueryCache().getAll()).toHaveLength(29)
+    expect(again.getQueryData(['item', 16])).toStrictEqual({ i: 16 })
+    expect(again.getQueryData(['item', 17])).toBeUndefined()
   })
 
   it('does not write restored queries again until they change', async () => {

@@ -3,25 +3,35 @@
 //   `${key}:manifest`   the manifest: { layout, save, timestamp, buster, mutations, segments },
 //                       where `segments` lists the ids of the segments that make up this save, in
 //                       order, and `save` is an id of its own (another page's save changes it)
-//   `${key}:s:${id}`    a segment: an array of query records, each the envelope of one
-//                       dehydrated query, packed up to `segmentBytes` and deflated together
+//   `${key}:s:${id}`    a segment: one envelope whose value is an array of dehydrated queries,
+//                       about `segmentBytes` of MessagePack, deflated as a whole
+//
+// A segment is one value, not one envelope per query, because per-query costs decided a restore
+// of many small queries in a browser: a header, a CRC-32, a string table and a copy for each of
+// 5,000 records (apps/bench, "App state persisted"). A segment holds queries whose strings share
+// one table and whose objects share shapes, and its CRC-32 covers them all.
 //
 // Segments are never overwritten: a save writes the segments it changed under new ids, then the
 // manifest (one small record: the switch), then deletes the segments the old manifest listed and
 // the new one does not. A restore follows one manifest only, so a save left midway restores as
 // the save before it (or as nothing, when there was none).
 //
+// Layout 1 (@stowage/persist 0.3): the same keys, but a segment is an array of query records, each
+// the envelope (not deflated) of one dehydrated query. Still read: its segments stay listed until a
+// save rewrites them, and a restore takes a segment of either kind.
 // Layout 0 (@stowage/persist 0.2): `${key}:index` and one `${key}:q:${hash}` per query. It is not
-// read; the first save of the new layout deletes it.
+// read; the first save of a later layout deletes it.
 import { StowageError, StowageErrorCode, type Codec } from '@stowage/core'
 import { isDehydratedMutation, type DehydratedMutation } from './query-shape.js'
 
-/** The layout this file describes; a manifest of another layout is not followed. */
-export const LAYOUT = 1
+/** The layout this file describes, which saves write. */
+export const LAYOUT = 2
+/** Layouts a restore follows: this one and layout 1, whose segments a restore reads as well. */
+const READ_LAYOUTS: ReadonlySet<unknown> = new Set([1, LAYOUT])
 
 /** The record that says which segments make up the persisted client. */
 export interface Manifest {
-  readonly layout: typeof LAYOUT
+  readonly layout: 1 | typeof LAYOUT
   /** An id of this save: a page that finds another one than it wrote or read knows another page saved since. */
   readonly save: string
   readonly timestamp: number
@@ -50,14 +60,14 @@ export function newId(): string {
  * @param codec - the codec it was written with.
  * @param bytes - the stored manifest.
  * @returns the manifest.
- * @throws {StowageError} the decoder's codes for damaged bytes; CORRUPT for a record that is not a manifest of this layout.
+ * @throws {StowageError} the decoder's codes for damaged bytes; CORRUPT for a record that is not a manifest of a layout this version reads.
  */
 export function readManifest(codec: Codec, bytes: Uint8Array): Manifest {
   const value = codec.decode<Partial<Manifest> | null>(bytes)
   if (
     typeof value !== 'object' ||
     value === null ||
-    value.layout !== LAYOUT ||
+    !READ_LAYOUTS.has(value.layout) ||
     typeof value.save !== 'string' ||
     typeof value.timestamp !== 'number' ||
     typeof value.buster !== 'string' ||

@@ -19,7 +19,7 @@ export const DEFAULT_CLIENT_KEY = 'tanstack-query-client'
 /** Default `throttleTime` of {@link createStowageClientPersister}, as TanStack's async-storage persister: 1000 ms. */
 export const DEFAULT_THROTTLE_TIME = 1000
 /**
- * Default `segmentBytes` of {@link createStowageClientPersister}: 512 KiB of query records per
+ * Default `segmentBytes` of {@link createStowageClientPersister}: about 512 KiB of MessagePack per
  * segment. From 256 KiB a segment is deflated and inflated by the browser's native streams; a few
  * dozen records of this size are read in one IndexedDB transaction.
  */
@@ -34,16 +34,17 @@ export interface StowageClientPersisterOptions {
   /** The key under which the manifest and the segments are stored. Defaults to `'tanstack-query-client'`. */
   readonly key?: string
   /**
-   * A codec or codec options. Options apply to the segments and the manifest (each query's own
-   * record is never deflated: its segment is, as a whole); a codec is used for everything.
-   * Defaults to {@link PERSIST_CODEC_OPTIONS}.
+   * A codec or codec options, for the segments and the manifest. Defaults to {@link PERSIST_CODEC_OPTIONS}.
    */
   readonly codec?: Codec | CodecOptions
   /** Milliseconds to wait after a change before writing; changes meanwhile are written together. 0 writes on the next task. Defaults to 1000. */
   readonly throttleTime?: number
   /** Longest run of encoding or decoding before the persister lets the page run (ms). Defaults to 8. */
   readonly sliceMs?: number
-  /** Bytes of query records packed into one segment (a larger query gets a segment of its own). Defaults to 524288 (512 KiB). */
+  /**
+   * About how many bytes of MessagePack one segment holds: a segment takes as many queries as fit
+   * at the size per query of the segments encoded before it (at least one). Defaults to 524288 (512 KiB).
+   */
   readonly segmentBytes?: number
   /** Receives a failed write (a {@link StowageError}: the store's `STORE_ERROR` or `LIMIT_EXCEEDED`, the codec's `UNSUPPORTED_TYPE` naming the query). Defaults to `console.error`. */
   readonly onError?: (error: StowageError) => void

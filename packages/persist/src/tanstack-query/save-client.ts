@@ -1,35 +1,49 @@
-// A save of the whole client: queries whose state changed since the last save are encoded (in
-// slices), the segments that hold a changed or removed query are packed again with the new
-// queries and written under new ids, then the manifest switches to them, then what it no longer
-// lists is deleted. See client-layout.ts for the keys.
+// A save of the whole client: the segments that hold a query whose state changed, or a query
+// removed since the last save, are encoded again with their present queries, new queries go to new
+// segments, all written under new ids (one segment encoded while the one before it is written);
+// then the manifest switches to them, then what it no longer lists is deleted. See client-layout.ts
+// for the keys.
 import { StowageError, StowageErrorCode } from '@stowage/core'
 import type { PersistedClient } from '@tanstack/query-persist-client-core'
 import { deleteMany } from '../shared/batch.js'
 import { slicer } from '../shared/yield-to-main.js'
 import { LAYOUT, legacyIndexKey, legacyQueryPrefix, manifestKey, newId, readManifest, segmentKey, segmentPrefix, type Manifest } from './client-layout.js'
-import { fingerprint, same, type Held, type SegmentBook, type SegmentContext, type Written } from './segment-book.js'
+import { fingerprint, same, type Held, type SegmentBook, type SegmentContext } from './segment-book.js'
 import type { DehydratedQuery } from './query-shape.js'
 import { storableState } from './storable-state.js'
 
 const message = (e: unknown) => String((e as Error)?.message ?? e)
 
-/** Cuts `hashes` into runs of at most `target` record bytes (a record larger than that runs alone). */
-function pack(hashes: readonly string[], size: (hash: string) => number, target: number): string[][] {
-  const groups: string[][] = []
-  let group: string[] = []
-  let bytes = 0
-  for (const hash of hashes) {
-    const n = size(hash)
-    if (group.length > 0 && bytes + n > target) {
-      groups.push(group)
-      group = []
-      bytes = 0
+/** A segment's first guess of MessagePack bytes per query, before any segment was encoded. */
+const FIRST_BYTES_PER_QUERY = 8 * 1024
+
+/** A query as a segment stores it: without its promise, without the errors no envelope holds. */
+function storable(query: DehydratedQuery): DehydratedQuery {
+  const { promise: _promise, ...rest } = query
+  return { ...rest, state: storableState(query.state) }
+}
+
+interface Encoded {
+  readonly bytes: Uint8Array
+  readonly payloadLength: number
+  readonly queries: readonly DehydratedQuery[]
+}
+
+// Encodes `queries` as one segment, or, when the codec refuses it, as the segments of each half: a
+// query no envelope holds (a function in its data, nesting past maxDepth) is found by halving,
+// reported to `onError` and left out, and a run too large for one envelope is cut in two.
+async function encodeSegments(ctx: SegmentContext, queries: readonly DehydratedQuery[]): Promise<Encoded[]> {
+  try {
+    return [{ ...(await ctx.segmentCodec.encodeEnvelopeAsync(queries.map(storable))), queries }]
+  } catch (e) {
+    if (!(e instanceof StowageError)) throw e
+    if (queries.length === 1) {
+      ctx.onError(new StowageError(StowageErrorCode.UNSUPPORTED_TYPE, `query ${queries[0]!.queryHash} was not persisted: ${message(e)}`, { cause: e }))
+      return []
     }
-    group.push(hash)
-    bytes += n
   }
-  if (group.length > 0) groups.push(group)
-  return groups
+  const half = queries.length >> 1
+  return [...(await encodeSegments(ctx, queries.slice(0, half))), ...(await encodeSegments(ctx, queries.slice(half)))]
 }
 
 // The stored manifest, unless it is the one the book follows: a page that saves before it restored,
@@ -85,51 +99,40 @@ export async function saveClient(ctx: SegmentContext, book: SegmentBook, client:
   await follow(ctx, book)
   if (!book.swept) await sweep(ctx, book)
   const slice = slicer(ctx.sliceMs)
-  const present = new Set<string>()
-  const fresh = new Map<string, { bytes: Uint8Array; written: Written }>()
+  const queries = new Map<string, DehydratedQuery>()
   const dirty = new Set(book.stale)
   const newcomers: string[] = []
-  for (const query of client.clientState.queries) {
+  for (const query of client.clientState.queries as DehydratedQuery[]) {
     const hash = query.queryHash
+    if (queries.has(hash)) continue // hydrate would take the first one
+    queries.set(hash, query)
     const held = book.held.get(hash)
-    if (held !== undefined && same(held.written, query.state)) {
-      present.add(hash)
-      continue
-    }
-    const { promise: _promise, ...rest } = query as DehydratedQuery
-    let bytes: Uint8Array
-    try {
-      bytes = ctx.recordCodec.encode({ ...rest, state: storableState(query.state) })
-    } catch (e) {
-      ctx.onError(new StowageError(StowageErrorCode.UNSUPPORTED_TYPE, `query ${hash} was not persisted: ${message(e)}`, { cause: e }))
-      if (held !== undefined) present.add(hash) // its last stored state stays
-      continue
-    }
-    present.add(hash)
-    fresh.set(hash, { bytes, written: fingerprint(query.state) })
     if (held === undefined) newcomers.push(hash)
-    else dirty.add(held.segment)
-    await slice.pause()
+    else if (!same(held.written, query.state)) dirty.add(held.segment)
   }
-  for (const [hash, held] of book.held) if (!present.has(hash)) dirty.add(held.segment)
+  for (const [hash, held] of book.held) if (!queries.has(hash)) dirty.add(held.segment)
 
-  const recordOf = (hash: string) => fresh.get(hash)?.bytes ?? (book.held.get(hash) as Held).bytes
   const repack: string[] = []
-  for (const id of dirty) for (const hash of book.segments.get(id) ?? []) if (present.has(hash)) repack.push(hash)
+  for (const id of dirty) for (const hash of book.segments.get(id) ?? []) if (queries.has(hash)) repack.push(hash)
   repack.push(...newcomers)
-  const written = new Map<string, string[]>()
+  const written = new Map<string, readonly DehydratedQuery[]>()
   // One segment is encoded while the one before it is written.
   let writing: Promise<void> = Promise.resolve()
-  for (const group of pack(repack, (hash) => recordOf(hash).length, ctx.segmentBytes)) {
-    const id = newId()
-    const bytes = await ctx.segmentCodec.encodeAsync(group.map(recordOf))
-    await writing
-    book.garbage.add(segmentKey(ctx.key, id)) // until a manifest lists it
-    writing = ctx.store.set(segmentKey(ctx.key, id), bytes)
-    // Awaited at the next segment or after the loop; handled meanwhile, so a failed write
-    // is this save's error and never an unhandled rejection while the next segment encodes.
-    writing.catch(() => {})
-    written.set(id, group)
+  for (let at = 0; at < repack.length; ) {
+    const count = Math.max(1, Math.floor(ctx.segmentBytes / (book.bytesPerQuery || FIRST_BYTES_PER_QUERY)))
+    const group = repack.slice(at, at + count).map((hash) => queries.get(hash) as DehydratedQuery)
+    at += group.length
+    for (const { bytes, payloadLength, queries: kept } of await encodeSegments(ctx, group)) {
+      await writing
+      book.bytesPerQuery = payloadLength / kept.length
+      const id = newId()
+      book.garbage.add(segmentKey(ctx.key, id)) // until a manifest lists it
+      writing = ctx.store.set(segmentKey(ctx.key, id), bytes)
+      // Awaited at the next segment or after the loop; handled meanwhile, so a failed write
+      // is this save's error and never an unhandled rejection while the next segment encodes.
+      writing.catch(() => {})
+      written.set(id, kept)
+    }
     await slice.pause()
   }
   await writing
@@ -144,12 +147,14 @@ export async function saveClient(ctx: SegmentContext, book: SegmentBook, client:
   const nextSegments = new Map<string, readonly string[]>()
   const nextHeld = new Map<string, Held>()
   for (const id of segments) {
-    const hashes = written.get(id) ?? (book.segments.get(id) as readonly string[])
-    nextSegments.set(id, hashes)
-    for (const hash of hashes) {
-      const now = fresh.get(hash)
-      const held = book.held.get(hash)
-      nextHeld.set(hash, now !== undefined ? { ...now, segment: id } : held !== undefined && held.segment === id ? held : { ...(held as Held), segment: id })
+    const fresh = written.get(id)
+    if (fresh !== undefined) {
+      nextSegments.set(id, fresh.map((query) => query.queryHash))
+      for (const query of fresh) nextHeld.set(query.queryHash, { written: fingerprint(query.state), segment: id })
+    } else {
+      const hashes = book.segments.get(id) as readonly string[]
+      nextSegments.set(id, hashes)
+      for (const hash of hashes) nextHeld.set(hash, book.held.get(hash) as Held)
     }
     book.garbage.delete(segmentKey(ctx.key, id))
   }

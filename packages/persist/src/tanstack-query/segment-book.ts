@@ -1,6 +1,6 @@
 // What the whole-client persister knows of the stored client in this page: which segments the
-// manifest lists and which queries each holds, every query's encoded record (so an unchanged
-// query is never encoded again) and what was stored of its state, and what is left to delete.
+// manifest lists and which queries each holds, what was stored of every query's state (so that a
+// segment whose queries are unchanged is never encoded again), and what is left to delete.
 import type { Codec, Store, StowageError } from '@stowage/core'
 import type { QueryState } from '@tanstack/query-core'
 
@@ -18,9 +18,8 @@ export const fingerprint = ({ data, dataUpdatedAt, errorUpdatedAt, status, isInv
 export const same = (a: Written, b: QueryState): boolean =>
   a.data === b.data && a.dataUpdatedAt === b.dataUpdatedAt && a.errorUpdatedAt === b.errorUpdatedAt && a.status === b.status && a.isInvalidated === b.isInvalidated
 
-/** One stored query: its record, what it holds, and the segment it is in. */
+/** One stored query: what it holds, and the segment it is in. */
 export interface Held {
-  readonly bytes: Uint8Array
   readonly written: Written
   readonly segment: string
 }
@@ -28,7 +27,7 @@ export interface Held {
 /** What saving and restoring share: where, how, and how long a slice may run. */
 export interface SegmentContext {
   readonly store: Store
-  /** Encodes one query record (no deflate: the segment is deflated as a whole). */
+  /** Reads the query records of layout 1's segments, and finds the query a segment could not hold (no deflate). */
   readonly recordCodec: Codec
   /** Encodes the segments and the manifest. */
   readonly segmentCodec: Codec
@@ -50,6 +49,8 @@ export class SegmentBook {
   segments = new Map<string, readonly string[]>()
   /** Every stored query by hash. */
   held = new Map<string, Held>()
+  /** MessagePack bytes per query in the segments encoded last: how many queries the next segment takes. */
+  bytesPerQuery = 0
   /** Segments with a record a restore left out: rewritten by the next save. */
   readonly stale = new Set<string>()
   /** Store keys no manifest will list again: deleted after the next manifest write. */
