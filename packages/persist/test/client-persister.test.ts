@@ -1,4 +1,4 @@
-import { createCodec, StowageError, StowageErrorCode, type Codec } from '@stowage/core'
+import { createCodec, inspect, StowageError, StowageErrorCode, type Codec } from '@stowage/core'
 import { createIdbStore } from '@stowage/idb'
 import { QueryClient } from '@tanstack/query-core'
 import { persistQueryClient, persistQueryClientRestore, persistQueryClientSave } from '@tanstack/query-persist-client-core'
@@ -51,6 +51,10 @@ describe('whole-client persister', () => {
     const manifest = createCodec().decode<{ segments: string[] }>((await store.get('tanstack-query-client:manifest'))!)
     expect(manifest.segments.length).toBeGreaterThanOrEqual(5)
     expect(await keysOf(store, 'tanstack-query-client:s:')).toHaveLength(manifest.segments.length)
+    // Sized from the first save on: every segment but the last holds about 2,500 bytes of MessagePack.
+    const sizes = await Promise.all(manifest.segments.map(async (id) => inspect((await store.get(`tanstack-query-client:s:${id}`))!).payloadLength))
+    for (const size of sizes.slice(0, -1)) expect(size).toBeGreaterThan(1250)
+    for (const size of sizes) expect(size).toBeLessThan(5000)
   })
 
   it('a change to one query encodes again only the segment that holds it, and rewrites only that segment', async () => {
@@ -61,7 +65,7 @@ describe('whole-client persister', () => {
       encodeEnvelopeAsync: (value: unknown) => (encoded.push(value), base.encodeEnvelopeAsync(value)),
     })
     const qc = client()
-    for (let i = 0; i < 40; i++) qc.setQueryData(['item', i], { i, text: 'y'.repeat(300) })
+    for (let i = 0; i < 40; i++) qc.setQueryData(['item', i], { i, text: String(i).padStart(300, 'y') })
     const persister = createStowageClientPersister({ store, throttleTime: 0, segmentBytes: 4000, codec })
     await persistQueryClientSave({ queryClient: qc, persister })
     const before = createCodec().decode<{ segments: string[] }>((await store.get('tanstack-query-client:manifest'))!).segments
@@ -94,7 +98,7 @@ describe('whole-client persister', () => {
     await persistQueryClientRestore({ queryClient: again, persister: createStowageClientPersister({ store }) })
     expect(again.getQueryCache().getAll()).toHaveLength(40)
     expect(again.getQueryData(['item', 3])).toStrictEqual({ i: 33 })
-    expect(again.getQueryData(['item', 39])).toStrictEqual({ i: 39, text: 'y'.repeat(300) })
+    expect(again.getQueryData(['item', 39])).toStrictEqual({ i: 39, text: '39'.padStart(300, 'y') })
   })
 
   it('restores a client that layout 1 saved (a record per query in each segment) and keeps its unchanged segments', async () => {

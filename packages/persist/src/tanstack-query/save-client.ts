@@ -14,13 +14,24 @@ import { storableState } from './storable-state.js'
 
 const message = (e: unknown) => String((e as Error)?.message ?? e)
 
-/** A segment's first guess of MessagePack bytes per query, before any segment was encoded. */
-const FIRST_BYTES_PER_QUERY = 8 * 1024
+/** How many queries a page's first save encodes (without deflate) to learn their size, before its first segment. */
+const PROBE_QUERIES = 32
 
 /** A query as a segment stores it: without its promise, without the errors no envelope holds. */
 function storable(query: DehydratedQuery): DehydratedQuery {
   const { promise: _promise, ...rest } = query
   return { ...rest, state: storableState(query.state) }
+}
+
+// MessagePack bytes per query of `queries`, so that the first segment, too, is about `segmentBytes`
+// (a segment that comes out smaller than the browser's native streams take is inflated in
+// JavaScript, which costs most while the page is new).
+function probe(ctx: SegmentContext, queries: readonly DehydratedQuery[]): number {
+  try {
+    return Math.max(1, ctx.recordCodec.encodeEnvelope(queries.map(storable)).payloadLength / queries.length)
+  } catch {
+    return ctx.segmentBytes / PROBE_QUERIES // encodeSegments finds the query at fault
+  }
 }
 
 interface Encoded {
@@ -118,8 +129,9 @@ export async function saveClient(ctx: SegmentContext, book: SegmentBook, client:
   const written = new Map<string, readonly DehydratedQuery[]>()
   // One segment is encoded while the one before it is written.
   let writing: Promise<void> = Promise.resolve()
+  if (book.bytesPerQuery === 0 && repack.length > 0) book.bytesPerQuery = probe(ctx, repack.slice(0, PROBE_QUERIES).map((hash) => queries.get(hash) as DehydratedQuery))
   for (let at = 0; at < repack.length; ) {
-    const count = Math.max(1, Math.floor(ctx.segmentBytes / (book.bytesPerQuery || FIRST_BYTES_PER_QUERY)))
+    const count = Math.max(1, Math.floor(ctx.segmentBytes / book.bytesPerQuery))
     const group = repack.slice(at, at + count).map((hash) => queries.get(hash) as DehydratedQuery)
     at += group.length
     for (const { bytes, payloadLength, queries: kept } of await encodeSegments(ctx, group)) {
