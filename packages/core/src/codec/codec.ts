@@ -63,14 +63,17 @@ export interface Codec {
   /**
    * Like {@link Codec.decode}, but large payloads are inflated without blocking
    * (zlib's thread pool on Node, the native DecompressionStream in browsers from 256 KiB of payload).
-   * @throws {StowageError} as {@link Codec.decode} (as a rejection).
+   * @param bytes - an envelope, as for {@link Codec.decode}.
+   * @param options - `inflate`: inflates the deflate stream instead of the runtime (in a Worker,
+   * say); see {@link AsyncInflate}.
+   * @throws {StowageError} as {@link Codec.decode} (as a rejection); what `inflate` rejects with, as it is.
    */
-  decodeAsync<T = unknown>(bytes: Uint8Array): Promise<T>
+  decodeAsync<T = unknown>(bytes: Uint8Array, options?: AsyncDecodeOptions): Promise<T>
   /**
    * {@link Codec.decodeEnvelope} without blocking on large payloads, as {@link Codec.decodeAsync}.
-   * @throws {StowageError} as {@link Codec.decode} (as a rejection).
+   * @throws {StowageError} as {@link Codec.decode} (as a rejection); what `inflate` rejects with, as it is.
    */
-  decodeEnvelopeAsync<T = unknown>(bytes: Uint8Array): Promise<DecodedEnvelope<T>>
+  decodeEnvelopeAsync<T = unknown>(bytes: Uint8Array, options?: AsyncDecodeOptions): Promise<DecodedEnvelope<T>>
   /**
    * The envelope with its payload stored uncompressed: the same value and metadata, inflated once
    * (its CRC checked first, the limits of `decode` applied), so that later reads decode without
@@ -90,6 +93,22 @@ export interface Codec {
 }
 
 /** An envelope with the size of the MessagePack payload it holds. */
+/**
+ * Inflates a raw deflate stream (no preset dictionary) somewhere other than the calling thread (a
+ * Worker, say), for {@link Codec.decodeAsync}. It must resolve to exactly `payloadLength` bytes
+ * (anything else is CORRUPT), stop before producing more (a decompression bomb), and reject bad
+ * deflate data with a StowageError (CORRUPT); other rejections reach the caller as they are, so
+ * that it can tell a failed worker from damaged bytes. The envelope's CRC-32 and limits are
+ * checked before it is called.
+ */
+export type AsyncInflate = (deflated: Uint8Array, payloadLength: number) => Promise<Uint8Array>
+
+/** Options of {@link Codec.decodeAsync} and {@link Codec.decodeEnvelopeAsync}. */
+export interface AsyncDecodeOptions {
+  /** Inflates envelopes deflated without a dictionary, instead of the runtime's inflate. */
+  readonly inflate?: AsyncInflate
+}
+
 export interface EncodedEnvelope {
   readonly bytes: Uint8Array
   /** Size of the MessagePack payload before deflate. */
@@ -210,8 +229,8 @@ class StowageCodec implements Codec {
     return this.decodeEnvelope<T>(bytes).value
   }
 
-  async decodeAsync<T = unknown>(bytes: Uint8Array): Promise<T> {
-    return (await this.decodeEnvelopeAsync<T>(bytes)).value
+  async decodeAsync<T = unknown>(bytes: Uint8Array, options?: AsyncDecodeOptions): Promise<T> {
+    return (await this.decodeEnvelopeAsync<T>(bytes, options)).value
   }
 
   decodeEnvelope<T = unknown>(bytes: Uint8Array): DecodedEnvelope<T> {
@@ -222,11 +241,11 @@ class StowageCodec implements Codec {
     return this.read(bytes, header, this.inflated(bytes, header, start), 0)
   }
 
-  async decodeEnvelopeAsync<T = unknown>(bytes: Uint8Array): Promise<DecodedEnvelope<T>> {
+  async decodeEnvelopeAsync<T = unknown>(bytes: Uint8Array, options?: AsyncDecodeOptions): Promise<DecodedEnvelope<T>> {
     const header = readHeader(bytes)
     const start = this.opened(bytes, header)
     if (header.compression === 'none') return this.read(bytes, header, bytes, start)
-    return this.read(bytes, header, await this.inflatedAsync(bytes, header, start), 0)
+    return this.read(bytes, header, await this.inflatedAsync(bytes, header, start, options?.inflate), 0)
   }
 
   inflateEnvelope(bytes: Uint8Array): Uint8Array {
@@ -256,8 +275,16 @@ class StowageCodec implements Codec {
     return this.checkedPayload(header, payload)
   }
 
-  private async inflatedAsync(bytes: Uint8Array, header: Header, start: number): Promise<Uint8Array> {
+  // `inflate`, when given, takes streams without a dictionary; what it rejects with is passed on.
+  private async inflatedAsync(bytes: Uint8Array, header: Header, start: number, inflate?: AsyncInflate): Promise<Uint8Array> {
     const { stored, dictionary } = this.compressedPart(bytes, header, start)
+    if (inflate !== undefined && dictionary === undefined) {
+      const payload = await inflate(stored, header.payloadLength)
+      if (!(payload instanceof Uint8Array) || payload.length !== header.payloadLength) {
+        throw corrupt(`the compressed payload inflated to ${payload instanceof Uint8Array ? `${payload.length} bytes` : 'something other than bytes'}, not ${header.payloadLength}`)
+      }
+      return payload
+    }
     let payload: Uint8Array
     try {
       payload = await this.platform.inflateAsync(stored, header.payloadLength, dictionary)

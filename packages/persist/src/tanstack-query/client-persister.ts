@@ -39,7 +39,7 @@ export interface StowageClientPersisterOptions {
   readonly codec?: Codec | CodecOptions
   /** Milliseconds to wait after a change before writing; changes meanwhile are written together. 0 writes on the next task. Defaults to 1000. */
   readonly throttleTime?: number
-  /** Longest run of encoding or decoding before the persister lets the page run (ms). Defaults to 8. */
+  /** Lets the page run between segments once this many ms of encoding or decoding have passed (one segment is one step). Defaults to 8. */
   readonly sliceMs?: number
   /**
    * About how many bytes of MessagePack one segment holds: a segment takes as many queries as fit
@@ -151,13 +151,13 @@ class ClientPersister implements StowageClientPersister {
 
 /**
  * A TanStack Query {@link Persister} for `persistQueryClient` / `PersistQueryClientProvider` that
- * stores the client in a few records sized for IndexedDB: query records packed into segments of
- * about `segmentBytes`, each deflated as a whole, and a small manifest that lists them. A save
- * encodes only the queries that changed (an unchanged query's record is kept from the last save or
- * restore), writes only the segments that hold a changed or removed query, under new keys, then
- * switches the manifest: a save left midway restores as the save before it. Encoding and decoding
- * run in slices of `sliceMs`, so neither holds the main thread long. A restore reads every segment
- * in one batch; a record that is damaged or not a query is left out alone. TanStack checks
+ * stores the client in a few records sized for IndexedDB: segments of about `segmentBytes` of
+ * MessagePack, each one value holding its queries, deflated as a whole, and a small manifest that
+ * lists them. A save encodes again only the segments that hold a changed or removed query, writes
+ * them under new keys, then switches the manifest: a save left midway restores as the save before
+ * it. Each segment is encoded or decoded in one step, and the page runs between steps once they
+ * have lasted `sliceMs`. A restore reads every segment in one batch; a segment or query that is
+ * damaged, or is not a query, is left out alone. TanStack checks
  * `buster` and `maxAge` against the manifest. Quota: the store's job (`@stowage/idb` evicts least
  * recently used entries, or keeps its `maxBytes` budget); a write that still fails reaches `onError`.
  *

@@ -1,23 +1,33 @@
 // A restore of the whole client: the manifest, then every segment it lists in one batch read (one
-// IndexedDB transaction), each inflated natively where large and decoded as one value, the next
-// segment inflating while this one is decoded, with a pause for the page between segments.
+// IndexedDB transaction), each decoded as one value, the next segment inflating while this one is
+// decoded (in a worker where one can run, natively on the main thread otherwise), with a pause for
+// the page between segments.
 // A segment or query that is damaged, or decodes to something `hydrate` could not take, is left
 // out alone (and cleaned up by the next save); a missing one (evicted for quota) likewise.
+import { StowageError } from '@stowage/core'
 import type { PersistedClient } from '@tanstack/query-persist-client-core'
 import { getMany } from '../shared/batch.js'
+import { startInflateWorker, type InflateWorker } from '../shared/inflate-worker.js'
 import { slicer } from '../shared/yield-to-main.js'
 import { manifestKey, readManifest, segmentKey } from './client-layout.js'
 import { isDehydratedQuery, type DehydratedQuery } from './query-shape.js'
 import { fingerprint, type Held, type SegmentBook, type SegmentContext } from './segment-book.js'
 
-// The elements of one segment, or `undefined` when it is damaged or not a segment.
-async function openSegment(ctx: SegmentContext, bytes: Uint8Array): Promise<readonly unknown[] | undefined> {
+// The elements of one segment, or `undefined` when it is damaged or not a segment. A worker that
+// fails (rather than finding the bytes damaged) leaves the segment to the main thread.
+async function openSegment(ctx: SegmentContext, bytes: Uint8Array, worker: InflateWorker | undefined): Promise<readonly unknown[] | undefined> {
+  let value: unknown
   try {
-    const value = await ctx.segmentCodec.decodeAsync<unknown>(bytes)
-    return Array.isArray(value) ? value : undefined
-  } catch {
-    return undefined
+    value = await ctx.segmentCodec.decodeAsync<unknown>(bytes, worker && { inflate: worker.inflate })
+  } catch (e) {
+    if (worker === undefined || StowageError.isInstance(e)) return undefined
+    try {
+      value = await ctx.segmentCodec.decodeAsync<unknown>(bytes)
+    } catch {
+      return undefined
+    }
   }
+  return Array.isArray(value) ? value : undefined
 }
 
 // A segment's element as a query: layout 2 holds the query itself, layout 1 its record (an envelope).
@@ -42,6 +52,16 @@ function asQuery(ctx: SegmentContext, element: unknown): DehydratedQuery | undef
  * @throws {StowageError} the store's errors; the decoder's codes, or CORRUPT, for a damaged manifest.
  */
 export async function restoreClient(ctx: SegmentContext, book: SegmentBook): Promise<PersistedClient | undefined> {
+  // Started first: it boots while the manifest is read.
+  const worker = startInflateWorker()
+  try {
+    return await restoreWith(ctx, book, worker)
+  } finally {
+    worker?.close()
+  }
+}
+
+async function restoreWith(ctx: SegmentContext, book: SegmentBook, worker: InflateWorker | undefined): Promise<PersistedClient | undefined> {
   const bytes = await ctx.store.get(manifestKey(ctx.key))
   book.segments = new Map()
   book.held = new Map()
@@ -55,7 +75,7 @@ export async function restoreClient(ctx: SegmentContext, book: SegmentBook): Pro
     ctx.store,
     manifest.segments.map((id) => segmentKey(ctx.key, id)),
   )
-  const open = (i: number) => (stored[i] === undefined ? Promise.resolve(undefined) : openSegment(ctx, stored[i] as Uint8Array))
+  const open = (i: number) => (stored[i] === undefined ? Promise.resolve(undefined) : openSegment(ctx, stored[i] as Uint8Array, worker))
   const queries: DehydratedQuery[] = []
   const held = new Map<string, Held>()
   const slice = slicer(ctx.sliceMs)
