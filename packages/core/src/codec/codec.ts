@@ -38,14 +38,18 @@ export interface Codec {
    * Like {@link Codec.encode}, but large payloads are deflated without blocking: in zlib's thread
    * pool on Node (same bytes as `encode`), by the native CompressionStream in browsers from 256 KiB
    * of payload (other deflate bytes than `encode`'s fflate; every reader reads both).
-   * @throws {StowageError} as {@link Codec.encode} (as a rejection).
+   * @param value - as for {@link Codec.encode}.
+   * @param meta - as for {@link Codec.encode}.
+   * @param options - `deflate`: deflates the payload instead of the runtime (in a Worker, say),
+   * whenever this codec deflates one without a dictionary; see {@link AsyncDeflate}.
+   * @throws {StowageError} as {@link Codec.encode} (as a rejection); what `deflate` rejects with, as it is.
    */
-  encodeAsync(value: unknown, meta?: EnvelopeMeta): Promise<Uint8Array>
+  encodeAsync(value: unknown, meta?: EnvelopeMeta, options?: AsyncEncodeOptions): Promise<Uint8Array>
   /**
    * {@link Codec.encodeEnvelope} without blocking on large payloads, as {@link Codec.encodeAsync}.
-   * @throws {StowageError} as {@link Codec.encode} (as a rejection).
+   * @throws {StowageError} as {@link Codec.encode} (as a rejection); what `deflate` rejects with, as it is.
    */
-  encodeEnvelopeAsync(value: unknown, meta?: EnvelopeMeta): Promise<EncodedEnvelope>
+  encodeEnvelopeAsync(value: unknown, meta?: EnvelopeMeta, options?: AsyncEncodeOptions): Promise<EncodedEnvelope>
   /**
    * Decodes an envelope.
    * @param bytes - an envelope produced by any Stowage codec (format version 1 or 2), a Uint8Array or a Node Buffer.
@@ -102,6 +106,20 @@ export interface Codec {
  * checked before it is called.
  */
 export type AsyncInflate = (deflated: Uint8Array, payloadLength: number) => Promise<Uint8Array>
+
+/**
+ * Deflates a payload somewhere other than the calling thread (a Worker, say), for
+ * {@link Codec.encodeAsync}: it must resolve to a raw deflate stream (no zlib or gzip wrapper, no
+ * preset dictionary) of exactly `payload`, at a level of its choosing. The codec seals it (header,
+ * CRC-32) and, as always, keeps the payload uncompressed when deflating does not pay.
+ */
+export type AsyncDeflate = (payload: Uint8Array) => Promise<Uint8Array>
+
+/** Options of {@link Codec.encodeAsync} and {@link Codec.encodeEnvelopeAsync}. */
+export interface AsyncEncodeOptions {
+  /** Deflates payloads that this codec deflates without a dictionary, instead of the runtime's deflate. */
+  readonly deflate?: AsyncDeflate
+}
 
 /** Options of {@link Codec.decodeAsync} and {@link Codec.decodeEnvelopeAsync}. */
 export interface AsyncDecodeOptions {
@@ -182,8 +200,8 @@ class StowageCodec implements Codec {
     return this.encodeEnvelope(value, meta).bytes
   }
 
-  async encodeAsync(value: unknown, meta?: EnvelopeMeta): Promise<Uint8Array> {
-    return (await this.encodeEnvelopeAsync(value, meta)).bytes
+  async encodeAsync(value: unknown, meta?: EnvelopeMeta, options?: AsyncEncodeOptions): Promise<Uint8Array> {
+    return (await this.encodeEnvelopeAsync(value, meta, options)).bytes
   }
 
   encodeEnvelope(value: unknown, meta?: EnvelopeMeta): EncodedEnvelope {
@@ -191,13 +209,15 @@ class StowageCodec implements Codec {
     return this.withPayload(value, (buf, start, end, version, work) => this.seal(buf, start, end, work, settled, version))
   }
 
-  async encodeEnvelopeAsync(value: unknown, meta?: EnvelopeMeta): Promise<EncodedEnvelope> {
+  async encodeEnvelopeAsync(value: unknown, meta?: EnvelopeMeta, options?: AsyncEncodeOptions): Promise<EncodedEnvelope> {
     const settled = this.meta(meta)
+    const dictionary = this.dictionaries[0]
+    const deflate = dictionary === undefined ? options?.deflate : undefined
     // A payload deflated in this thread is sealed at once; one handed to another thread must
     // outlive the shared encoder buffer across the await, so it is copied (with room for a header).
     let work = 0
     const sealedOrCopy = this.withPayload(value, (buf, start, end, version, valueWork) => {
-      if (!this.wantsDeflate(end - start) || end - start < this.platform.asyncDeflateMin) return this.seal(buf, start, end, valueWork, settled, version)
+      if (!this.wantsDeflate(end - start) || (deflate === undefined && end - start < this.platform.asyncDeflateMin)) return this.seal(buf, start, end, valueWork, settled, version)
       work = valueWork
       const copy = new Uint8Array(MAX_HEADER_SIZE + end - start)
       copy.set(buf.subarray(start, end), MAX_HEADER_SIZE)
@@ -206,8 +226,8 @@ class StowageCodec implements Codec {
     if (!('copy' in sealedOrCopy)) return sealedOrCopy
     const { copy, version } = sealedOrCopy
     const payload = copy.subarray(MAX_HEADER_SIZE)
-    const dictionary = this.dictionaries[0]
-    const deflated = await this.platform.deflateAsync(payload, this.level(payload.length), dictionary?.bytes)
+    const deflated = deflate !== undefined ? await deflate(payload) : await this.platform.deflateAsync(payload, this.level(payload.length), dictionary?.bytes)
+    if (!(deflated instanceof Uint8Array)) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'the deflate given to encodeAsync resolved to something other than bytes')
     const bytes = this.keeps(deflated, payload, work)
       ? sealDeflated(payload.length, deflated, dictionary?.id, settled, this.crc32, version, this.payloadCrc(payload, dictionary))
       : sealPayload(copy, MAX_HEADER_SIZE, copy.length, settled, this.crc32, version)

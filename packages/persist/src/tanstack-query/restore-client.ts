@@ -7,7 +7,7 @@
 import { StowageError } from '@stowage/core'
 import type { PersistedClient } from '@tanstack/query-persist-client-core'
 import { getMany } from '../shared/batch.js'
-import { startInflateWorker, type InflateWorker } from '../shared/inflate-worker.js'
+import { startCompressionWorker, type CompressionWorker } from '../shared/compression-worker.js'
 import { slicer } from '../shared/yield-to-main.js'
 import { manifestKey, readManifest, segmentKey } from './client-layout.js'
 import { isDehydratedQuery, type DehydratedQuery } from './query-shape.js'
@@ -15,7 +15,7 @@ import { fingerprint, type Held, type SegmentBook, type SegmentContext } from '.
 
 // The elements of one segment, or `undefined` when it is damaged or not a segment. A worker that
 // fails (rather than finding the bytes damaged) leaves the segment to the main thread.
-async function openSegment(ctx: SegmentContext, bytes: Uint8Array, worker: InflateWorker | undefined): Promise<readonly unknown[] | undefined> {
+async function openSegment(ctx: SegmentContext, bytes: Uint8Array, worker: CompressionWorker | undefined): Promise<readonly unknown[] | undefined> {
   let value: unknown
   try {
     value = await ctx.segmentCodec.decodeAsync<unknown>(bytes, worker && { inflate: worker.inflate })
@@ -53,7 +53,7 @@ function asQuery(ctx: SegmentContext, element: unknown): DehydratedQuery | undef
  */
 export async function restoreClient(ctx: SegmentContext, book: SegmentBook): Promise<PersistedClient | undefined> {
   // Started first: it boots while the manifest is read.
-  const worker = startInflateWorker()
+  const worker = startCompressionWorker()
   try {
     return await restoreWith(ctx, book, worker)
   } finally {
@@ -61,7 +61,7 @@ export async function restoreClient(ctx: SegmentContext, book: SegmentBook): Pro
   }
 }
 
-async function restoreWith(ctx: SegmentContext, book: SegmentBook, worker: InflateWorker | undefined): Promise<PersistedClient | undefined> {
+async function restoreWith(ctx: SegmentContext, book: SegmentBook, worker: CompressionWorker | undefined): Promise<PersistedClient | undefined> {
   const bytes = await ctx.store.get(manifestKey(ctx.key))
   book.segments = new Map()
   book.held = new Map()

@@ -1,11 +1,13 @@
 // A save of the whole client: the segments that hold a query whose state changed, or a query
 // removed since the last save, are encoded again with their present queries, new queries go to new
-// segments, all written under new ids (one segment encoded while the one before it is written);
+// segments, all written under new ids (one segment encoded while the one before it is deflated, in
+// a worker where one runs, and the one before that written);
 // then the manifest switches to them, then what it no longer lists is deleted. See client-layout.ts
 // for the keys.
-import { StowageError, StowageErrorCode } from '@stowage/core'
+import { StowageError, StowageErrorCode, type EncodedEnvelope } from '@stowage/core'
 import type { PersistedClient } from '@tanstack/query-persist-client-core'
 import { deleteMany } from '../shared/batch.js'
+import { startCompressionWorker, type CompressionWorker } from '../shared/compression-worker.js'
 import { slicer } from '../shared/yield-to-main.js'
 import { LAYOUT, legacyIndexKey, legacyQueryPrefix, manifestKey, newId, readManifest, segmentKey, segmentPrefix, type Manifest } from './client-layout.js'
 import { fingerprint, same, type Held, type SegmentBook, type SegmentContext } from './segment-book.js'
@@ -43,9 +45,9 @@ interface Encoded {
 // Encodes `queries` as one segment, or, when the codec refuses it, as the segments of each half: a
 // query no envelope holds (a function in its data, nesting past maxDepth) is found by halving,
 // reported to `onError` and left out, and a run too large for one envelope is cut in two.
-async function encodeSegments(ctx: SegmentContext, queries: readonly DehydratedQuery[]): Promise<Encoded[]> {
+async function encodeSegments(ctx: SegmentContext, queries: readonly DehydratedQuery[], worker: CompressionWorker | undefined): Promise<Encoded[]> {
   try {
-    return [{ ...(await ctx.segmentCodec.encodeEnvelopeAsync(queries.map(storable))), queries }]
+    return [{ ...(await encodeSegment(ctx, queries.map(storable), worker)), queries }]
   } catch (e) {
     if (!(e instanceof StowageError)) throw e
     if (queries.length === 1) {
@@ -54,7 +56,52 @@ async function encodeSegments(ctx: SegmentContext, queries: readonly DehydratedQ
     }
   }
   const half = queries.length >> 1
-  return [...(await encodeSegments(ctx, queries.slice(0, half))), ...(await encodeSegments(ctx, queries.slice(half)))]
+  return [...(await encodeSegments(ctx, queries.slice(0, half), worker)), ...(await encodeSegments(ctx, queries.slice(half), worker))]
+}
+
+// One segment's envelope, deflated by the worker where there is one (by the main thread when the
+// worker fails, rather than finding the value refused).
+async function encodeSegment(ctx: SegmentContext, values: readonly DehydratedQuery[], worker: CompressionWorker | undefined): Promise<EncodedEnvelope> {
+  if (worker === undefined) return ctx.segmentCodec.encodeEnvelopeAsync(values)
+  try {
+    return await ctx.segmentCodec.encodeEnvelopeAsync(values, undefined, { deflate: worker.deflate })
+  } catch (e) {
+    if (StowageError.isInstance(e)) throw e
+    return ctx.segmentCodec.encodeEnvelopeAsync(values)
+  }
+}
+
+// Encodes and writes `queries` in segments of about `segmentBytes`, adding each to `written` by
+// its new id: the main thread encodes one segment while the one before it is deflated (in the
+// worker where there is one) and the one before that is written.
+async function writeSegments(ctx: SegmentContext, book: SegmentBook, queries: readonly DehydratedQuery[], worker: CompressionWorker | undefined, written: Map<string, readonly DehydratedQuery[]>): Promise<void> {
+  const slice = slicer(ctx.sliceMs)
+  let writing: Promise<void> = Promise.resolve()
+  const write = async (encoded: readonly Encoded[]) => {
+    for (const { bytes, payloadLength, queries: kept } of encoded) {
+      await writing
+      book.bytesPerQuery = payloadLength / kept.length
+      const id = newId()
+      book.garbage.add(segmentKey(ctx.key, id)) // until a manifest lists it
+      writing = ctx.store.set(segmentKey(ctx.key, id), bytes)
+      // Awaited at the next segment or at the end; handled meanwhile, so a failed write is this
+      // save's error and never an unhandled rejection while the next segment encodes.
+      writing.catch(() => {})
+      written.set(id, kept)
+    }
+  }
+  let deflating: Promise<Encoded[]> | undefined
+  for (let at = 0; at < queries.length; ) {
+    const group = queries.slice(at, at + Math.max(1, Math.floor(ctx.segmentBytes / book.bytesPerQuery)))
+    at += group.length
+    const next = encodeSegments(ctx, group, worker)
+    next.catch(() => {}) // awaited below, after the segment before it
+    if (deflating !== undefined) await write(await deflating)
+    deflating = next
+    await slice.pause()
+  }
+  if (deflating !== undefined) await write(await deflating)
+  await writing
 }
 
 // The stored manifest, unless it is the one the book follows: a page that saves before it restored,
@@ -109,7 +156,6 @@ function encodeManifest(ctx: SegmentContext, manifest: Manifest): Uint8Array {
 export async function saveClient(ctx: SegmentContext, book: SegmentBook, client: PersistedClient): Promise<void> {
   await follow(ctx, book)
   if (!book.swept) await sweep(ctx, book)
-  const slice = slicer(ctx.sliceMs)
   const queries = new Map<string, DehydratedQuery>()
   const dirty = new Set(book.stale)
   const newcomers: string[] = []
@@ -127,27 +173,16 @@ export async function saveClient(ctx: SegmentContext, book: SegmentBook, client:
   for (const id of dirty) for (const hash of book.segments.get(id) ?? []) if (queries.has(hash)) repack.push(hash)
   repack.push(...newcomers)
   const written = new Map<string, readonly DehydratedQuery[]>()
-  // One segment is encoded while the one before it is written.
-  let writing: Promise<void> = Promise.resolve()
-  if (book.bytesPerQuery === 0 && repack.length > 0) book.bytesPerQuery = probe(ctx, repack.slice(0, PROBE_QUERIES).map((hash) => queries.get(hash) as DehydratedQuery))
-  for (let at = 0; at < repack.length; ) {
-    const count = Math.max(1, Math.floor(ctx.segmentBytes / book.bytesPerQuery))
-    const group = repack.slice(at, at + count).map((hash) => queries.get(hash) as DehydratedQuery)
-    at += group.length
-    for (const { bytes, payloadLength, queries: kept } of await encodeSegments(ctx, group)) {
-      await writing
-      book.bytesPerQuery = payloadLength / kept.length
-      const id = newId()
-      book.garbage.add(segmentKey(ctx.key, id)) // until a manifest lists it
-      writing = ctx.store.set(segmentKey(ctx.key, id), bytes)
-      // Awaited at the next segment or after the loop; handled meanwhile, so a failed write
-      // is this save's error and never an unhandled rejection while the next segment encodes.
-      writing.catch(() => {})
-      written.set(id, kept)
+  if (repack.length > 0) {
+    const toWrite = repack.map((hash) => queries.get(hash) as DehydratedQuery)
+    if (book.bytesPerQuery === 0) book.bytesPerQuery = probe(ctx, toWrite.slice(0, PROBE_QUERIES))
+    const worker = startCompressionWorker()
+    try {
+      await writeSegments(ctx, book, toWrite, worker, written)
+    } finally {
+      worker?.close()
     }
-    await slice.pause()
   }
-  await writing
 
   const segments = [...[...book.segments.keys()].filter((id) => !dirty.has(id)), ...written.keys()]
   const { timestamp, buster, clientState } = client

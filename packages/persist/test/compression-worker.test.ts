@@ -1,0 +1,75 @@
+// The persister's compression worker: in a browser (the persist:browser project, Chromium) it
+// deflates and inflates with the native streams in a Worker; in Node, where there are no Web
+// Workers, there is none and the codec does it on the calling thread (the other persister tests
+// run there).
+import { createCodec, inspect, StowageError, StowageErrorCode } from '@stowage/core'
+import { describe, expect, it } from 'vitest'
+import { startCompressionWorker } from '../src/shared/compression-worker.js'
+
+const hasWorkers = typeof Worker !== 'undefined'
+const value = { rows: Array.from({ length: 2000 }, (_, i) => ({ id: i, login: `user-${i}`, url: `https://api.github.com/users/user-${i}` })) }
+
+async function deflateRaw(bytes: Uint8Array): Promise<Uint8Array> {
+  return new Uint8Array(await new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream('deflate-raw'))).arrayBuffer())
+}
+
+describe('compression worker', () => {
+  it.runIf(!hasWorkers)('is not started where there are no Web Workers', () => {
+    expect(startCompressionWorker()).toBeUndefined()
+  })
+
+  it.runIf(hasWorkers)('inflates envelopes for decodeAsync, many at once, each to its own bytes', async () => {
+    const worker = startCompressionWorker()!
+    try {
+      const codec = createCodec({ compress: 'always' })
+      const envelopes = [value, { other: 'value' }, value.rows.slice(0, 10)].map((v) => codec.encode(v))
+      const decoded = await Promise.all(envelopes.map((bytes) => codec.decodeAsync(bytes, { inflate: worker.inflate })))
+      expect(decoded).toStrictEqual([value, { other: 'value' }, value.rows.slice(0, 10)])
+      // The caller's bytes stay its own (a copy went to the worker).
+      expect(codec.decode(envelopes[0]!)).toStrictEqual(value)
+    } finally {
+      worker.close()
+    }
+  })
+
+  it.runIf(hasWorkers)('deflates for encodeAsync: the envelopes read back with any codec', async () => {
+    const worker = startCompressionWorker()!
+    try {
+      const codec = createCodec({ compressThreshold: 1024 })
+      const bytes = await codec.encodeAsync(value, undefined, { deflate: worker.deflate })
+      expect(inspect(bytes).compression).toBe('deflate-raw')
+      expect(bytes.length).toBeLessThan(inspect(bytes).payloadLength / 4)
+      expect(createCodec().decode(bytes)).toStrictEqual(value)
+      expect(await codec.decodeAsync(bytes, { inflate: worker.inflate })).toStrictEqual(value)
+      // Incompressible bytes come back larger than they went in, and whole.
+      const noise = new Uint8Array(200_000)
+      for (let i = 0; i < noise.length; i += 65_536) crypto.getRandomValues(noise.subarray(i, i + 65_536))
+      const deflated = await worker.deflate(noise)
+      expect(deflated.length).toBeGreaterThan(noise.length)
+      expect(await worker.inflate(deflated, noise.length)).toStrictEqual(noise)
+    } finally {
+      worker.close()
+    }
+  })
+
+  it.runIf(hasWorkers)('refuses bad deflate data, and a stream longer than announced, as CORRUPT', async () => {
+    const worker = startCompressionWorker()!
+    try {
+      const deflated = await deflateRaw(new TextEncoder().encode('x'.repeat(1000)))
+      expect(new TextDecoder().decode(await worker.inflate(deflated, 1000))).toBe('x'.repeat(1000))
+      await expect(worker.inflate(deflated, 10)).rejects.toMatchObject({ code: StowageErrorCode.CORRUPT })
+      await expect(worker.inflate(new Uint8Array([0xff, 0xfe, 0xfd, 0xfc]), 100)).rejects.toMatchObject({ code: StowageErrorCode.CORRUPT })
+    } finally {
+      worker.close()
+    }
+  })
+
+  it.runIf(hasWorkers)('rejects with a plain Error once closed, so that the restore inflates on the main thread instead', async () => {
+    const worker = startCompressionWorker()!
+    worker.close()
+    for (const error of [await worker.inflate(new Uint8Array([1, 2, 3]), 3).catch((e: unknown) => e), await worker.deflate(new Uint8Array([1, 2, 3])).catch((e: unknown) => e)]) {
+      expect(error).toBeInstanceOf(Error)
+      expect(StowageError.isInstance(error)).toBe(false)
+    }
+  })
+})
