@@ -255,12 +255,23 @@ What the misses above come from, as measured (figures of a given run vary; the c
   changes it by under 0.5 µs, and fflate in JavaScript takes 30 µs). Reusing one stream would need
   Node's private \`_processChunk\`. Reads pay an inflate (2.8 µs) too. The bytes are the gain: 0.23× a
   JSON string's Redis memory.
-- **Browser encode and the persister's save and restore (issue 18).** Encoding in JavaScript costs
-  4–6× \`JSON.stringify\` in Chromium (the trie walk over keys, the envelope copy and its CRC), and the
-  persister's segments are deflated by the native CompressionStream (0.45–0.8 s for 5,000 webhook
-  queries); restore inflates them (native) and decodes in 8 ms slices. The longest tasks left while
-  saving and restoring are mostly V8's garbage collection (young-generation pauses of 28–77 ms,
-  mark-compacts of 145–235 ms in a \`--trace-gc\` run on this loaded machine), which no slicing avoids.
+- **Browser encode and the persister's save and restore (issue 18).** The whole-client persister
+  now stores a segment as one value (layout 2: one header, CRC-32 and string table per ~512 KiB of
+  MessagePack instead of per query, 0.03× the JSON persister's bytes instead of 0.04×), and
+  deflates and inflates segments in a Worker while the main thread encodes or decodes the
+  neighbouring one. On the same quiet machine the session's first run gave, after a reload, restore
+  2.26× the structured clone and save 3.13× the JSON persister (small queries); now 1.52–1.59× and
+  1.30–1.38×, and in one page restore is met (0.84–0.92×). What keeps a restore after a reload
+  above the clone is the decoder running cold: timed per segment in a new browser, the first ten
+  segments (5 MB) took 105 ms and the rest 2–4 ms each, ~210–270 ms in all for 20 MB that decode
+  in ~45 ms once V8 has optimized the decoder, while the clone's deserialization is native from its
+  first call; opening the database and reading the manifest add 20–70 ms. Save: encoding in
+  JavaScript costs 4–6× \`JSON.stringify\` in Chromium. A segment is decoded in one step (2–20 ms,
+  up to ~30 ms cold); the longer tasks left while restoring (59–85 ms in Chromium, 71–80 ms in
+  Firefox, worst rounds) are not the decode of one segment: earlier \`--trace-gc\` runs found V8's
+  garbage collection there (young-generation pauses of 28–77 ms while the restored heap grows),
+  which no slicing avoids. Segments of 256 KiB instead of 512 gave the same long tasks in Firefox
+  (51–83 ms), so the default stays.
 - **Reads after a reload.** Each sample starts a new browser on the profile: opening the database
   and the cold JIT of the decoder are in every figure, as they are after a real reload; the clone
   path's deserialization is native from its first call.
