@@ -10,6 +10,11 @@ import { inflateFailure, type InflateFailure, type Platform } from './platform.j
 // thread: a stream costs ~0.7 ms to set up, and is 2–2.5× faster than fflate from ~200 KiB up
 // (apps/bench/RESULTS.md, "fflate and the native streams in Chromium").
 const NATIVE_STREAM_MIN = 256 * 1024
+// Async inflates use the native stream from this payload size. Warm, fflate is faster up to ~200
+// KiB, but the first inflates of a page run fflate (and the check for bytes after its stream) in
+// V8's interpreter: a 55 kB payload took 10–50 ms on a first screen against ~1.5 ms through the
+// stream, whose work is native from its first call (apps/bench, fetch-bench.ts).
+const NATIVE_INFLATE_MIN = 16 * 1024
 // Native stream work runs on the calling thread, one block per chunk written: chunks this size
 // keep each block to about a millisecond.
 const STREAM_CHUNK = 64 * 1024
@@ -150,7 +155,7 @@ export const platform: Platform = {
     return throughStream(data, new CompressionStream('deflate-raw'), Infinity)
   },
   async inflateAsync(data, expected, dictionary) {
-    if (expected < NATIVE_STREAM_MIN || dictionary !== undefined || !hasStreams) return inflateNow(data, expected, dictionary)
+    if (expected < NATIVE_INFLATE_MIN || dictionary !== undefined || !hasStreams) return inflateNow(data, expected, dictionary)
     return checkLength(await throughStream(data, new DecompressionStream('deflate-raw'), expected), expected)
   },
   nativeCrc32: undefined,
