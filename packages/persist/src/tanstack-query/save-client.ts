@@ -1,9 +1,8 @@
 // A save of the whole client: the segments that hold a query whose state changed, or a query
-// removed since the last save, are encoded again with their present queries, new queries go to new
-// segments, all written under new ids (one segment encoded while the one before it is deflated, in
-// a worker where one runs, and the one before that written);
-// then the manifest switches to them, then what it no longer lists is deleted. See client-layout.ts
-// for the keys.
+// removed since the last save, are encoded again with their present queries, and new queries go to
+// new segments, all written under new ids (one segment encoded while the one before it is
+// deflated, in a worker where one runs, and the one before that written); then the manifest
+// switches to them, then what it no longer lists is deleted. See client-layout.ts for the keys.
 import { StowageError, StowageErrorCode, type EncodedEnvelope } from '@stowage/core'
 import type { PersistedClient } from '@tanstack/query-persist-client-core'
 import { deleteMany } from '../shared/batch.js'
@@ -25,9 +24,8 @@ function storable(query: DehydratedQuery): DehydratedQuery {
   return { ...rest, state: storableState(query.state) }
 }
 
-// MessagePack bytes per query of `queries`, so that the first segment, too, is about `segmentBytes`
-// (a segment that comes out smaller than the browser's native streams take is inflated in
-// JavaScript, which costs most while the page is new).
+// MessagePack bytes per query of `queries` as a segment holds them (their strings in one table),
+// so that a page's first segment, too, is about `segmentBytes`.
 function probe(ctx: SegmentContext, queries: readonly DehydratedQuery[]): number {
   try {
     return Math.max(1, ctx.recordCodec.encodeEnvelope(queries.map(storable)).payloadLength / queries.length)
@@ -49,7 +47,7 @@ async function encodeSegments(ctx: SegmentContext, queries: readonly DehydratedQ
   try {
     return [{ ...(await encodeSegment(ctx, queries.map(storable), worker)), queries }]
   } catch (e) {
-    if (!(e instanceof StowageError)) throw e
+    if (!StowageError.isInstance(e)) throw e
     if (queries.length === 1) {
       ctx.onError(new StowageError(StowageErrorCode.UNSUPPORTED_TYPE, `query ${queries[0]!.queryHash} was not persisted: ${message(e)}`, { cause: e }))
       return []
