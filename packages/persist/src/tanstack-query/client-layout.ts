@@ -16,8 +16,8 @@
 // the new one does not. A restore follows one manifest only, so a save left midway restores as
 // the save before it (or as nothing, when there was none).
 //
-// Layout 1 (@stowage/persist 0.3): the same keys, but a segment is an array of query records, each
-// the envelope (not deflated) of one dehydrated query. Still read: its segments stay listed until a
+// Layout 1 (earlier @stowage/persist 0.3 builds): the same keys, but a segment is an array of query
+// records, each the envelope (not deflated) of one dehydrated query. Still read: its segments stay listed until a
 // save rewrites them, and a restore takes a segment of either kind.
 // Layout 0 (@stowage/persist 0.2): `${key}:index` and one `${key}:q:${hash}` per query. It is not
 // read; the first save of a later layout deletes it.
