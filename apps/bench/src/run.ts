@@ -169,6 +169,7 @@ const decodeGc = run('decode-gc.ts')
 const bundles = run('bundle-bench.ts')
 const caches = run('cache-bench.ts')
 const adapters = run('adapter-bytes-bench.ts')
+const nextTags = run('next-tags-bench.ts')
 const memoryStore = run('memory-store-bench.ts')
 const idb = run('idb-bench.ts')
 const streams = run('inflate-bench.ts')
@@ -203,6 +204,7 @@ const missed = [
   ...result<Browser>(serverCost).filter(([, , ok]) => !ok).map(([name]) => name),
   ...result<Browser>(cacheMicro).filter(([, , ok]) => !ok).map(([name]) => name),
   ...articleTargets(result<ArticleRow[]>(article)).filter(([, , ok]) => !ok).map(([name]) => name),
+  ...result<Browser>(nextTags).filter(([, , ok]) => !ok).map(([name]) => name),
 ]
 
 interface DictionaryRedis {
@@ -611,6 +613,10 @@ that corpus out. \`pnpm --filter @stowage/bench bench:adapters\` runs this secti
 
 ${markdown(adapters)}
 
+### Next.js: revalidateTag against the number of cached keys (issue 26)
+
+${markdown(nextTags)}
+
 ## Memory store accounting (issue 12)
 
 The memory store counts each entry as its value, its key and \`MEMORY_ENTRY_OVERHEAD\` (600 B, half
@@ -645,7 +651,7 @@ writeFileSync(join(here, '..', 'RESULTS.md'), results)
 // The raw figures behind RESULTS.md, for anyone who wants other ratios.
 writeFileSync(
   join(here, '..', 'results.json'),
-  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, codec: { clean, loaded }, redis: redisPass, article: result(article), browser, browserCodec: result(browserCodec), reload: result(reload), fetch: result(fetches), persist: [...result<Browser>(persistState), ...result<Browser>(persistFirefox)], hostile: hostileRows, serverCost: result(serverCost), cacheMicro: result(cacheMicro), dictionary: result(dictionary), dictionaryRedis: result(dictionaryRedis), adapters: result(adapters) }, null, 1)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, codec: { clean, loaded }, redis: redisPass, article: result(article), browser, browserCodec: result(browserCodec), reload: result(reload), fetch: result(fetches), persist: [...result<Browser>(persistState), ...result<Browser>(persistFirefox)], hostile: hostileRows, serverCost: result(serverCost), cacheMicro: result(cacheMicro), dictionary: result(dictionary), dictionaryRedis: result(dictionaryRedis), adapters: result(adapters), nextTags: result(nextTags) }, null, 1)}\n`,
 )
 console.log(targets.table)
 console.log('\nwrote apps/bench/RESULTS.md')
