@@ -61,7 +61,7 @@ export const encodeAsync: (value: unknown, options?: CodecOptions) => Promise<Ui
 
 /**
  * {@link decode} without blocking on large payloads: inflate runs in zlib's thread pool on Node and
- * through the native DecompressionStream in browsers from 256 KiB of payload. Accepts the same bytes as `decode`.
+ * through the native DecompressionStream in browsers from 16 KiB of payload. Accepts the same bytes as `decode`.
  * @throws {StowageError} as {@link decode}, as a rejection.
  */
 export const decodeAsync: <T = unknown>(bytes: Uint8Array, options?: CodecOptions) => Promise<T> = api.decodeAsync

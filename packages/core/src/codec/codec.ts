@@ -66,7 +66,7 @@ export interface Codec {
   decodeEnvelope<T = unknown>(bytes: Uint8Array): DecodedEnvelope<T>
   /**
    * Like {@link Codec.decode}, but large payloads are inflated without blocking
-   * (zlib's thread pool on Node, the native DecompressionStream in browsers from 256 KiB of payload).
+   * (zlib's thread pool on Node, the native DecompressionStream in browsers from 16 KiB of payload).
    * @param bytes - an envelope, as for {@link Codec.decode}.
    * @param options - `inflate`: inflates the deflate stream instead of the runtime (in a Worker,
    * say); see {@link AsyncInflate}.
@@ -90,13 +90,12 @@ export interface Codec {
   inflateEnvelope(bytes: Uint8Array): Uint8Array
   /**
    * {@link Codec.inflateEnvelope} without blocking on large payloads (zlib's thread pool on Node,
-   * the native DecompressionStream in browsers from 256 KiB of payload).
+   * the native DecompressionStream in browsers from 16 KiB of payload).
    * @throws {StowageError} as {@link Codec.inflateEnvelope} (as a rejection).
    */
   inflateEnvelopeAsync(bytes: Uint8Array): Promise<Uint8Array>
 }
 
-/** An envelope with the size of the MessagePack payload it holds. */
 /**
  * Inflates a raw deflate stream (no preset dictionary) somewhere other than the calling thread (a
  * Worker, say), for {@link Codec.decodeAsync}. It must resolve to exactly `payloadLength` bytes
@@ -127,6 +126,7 @@ export interface AsyncDecodeOptions {
   readonly inflate?: AsyncInflate
 }
 
+/** An envelope with the size of the MessagePack payload it holds. */
 export interface EncodedEnvelope {
   readonly bytes: Uint8Array
   /** Size of the MessagePack payload before deflate. */

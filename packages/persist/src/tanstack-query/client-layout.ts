@@ -17,8 +17,8 @@
 // the save before it (or as nothing, when there was none).
 //
 // Layout 1 (earlier @stowage/persist 0.3 builds): the same keys, but a segment is an array of query
-// records, each the envelope (not deflated) of one dehydrated query. Still read: its segments stay listed until a
-// save rewrites them, and a restore takes a segment of either kind.
+// records, each the envelope (not deflated) of one dehydrated query. Still read: its segments stay
+// listed until a save rewrites them, and a restore takes a segment of either kind.
 // Layout 0 (@stowage/persist 0.2): `${key}:index` and one `${key}:q:${hash}` per query. It is not
 // read; the first save of a later layout deletes it.
 import { StowageError, StowageErrorCode, type Codec } from '@stowage/core'
