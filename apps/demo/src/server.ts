@@ -162,7 +162,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       const code = country[1]
       const record = code === undefined ? undefined : countries.find((c) => c.cca3 === code)
       if (code !== undefined && record === undefined) return void res.writeHead(404).end()
-      const key = code === undefined ? 'countries' : `country:${code}`
+      // Under `app:`, which no dataset name (letters, digits, - and _) can take: the bytes page's
+      // `countries` is another value.
+      const key = code === undefined ? 'app:countries' : `app:country:${code}`
       const load = () => {
         written.add(key) // called on a miss only: this run writes the key
         return record ?? countryList()

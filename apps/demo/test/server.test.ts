@@ -1,5 +1,6 @@
 // The demo server as other sites and other runs see it, without a browser: plain HTTP requests
 // with the headers a cross-site page or a DNS-rebinding name would make a browser send.
+import { createCodec } from '@stowage/core'
 import { Redis } from 'ioredis'
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -87,6 +88,26 @@ describe('the demo server and names it does not serve', () => {
   })
 })
 
+describe('the bytes page and the countries app on one server', () => {
+  it('keep their own values: the app’s country list is never the bytes page’s countries object, whichever is asked first', async () => {
+    for (const order of [['/api/data/countries', '/api/countries'], ['/api/countries', '/api/data/countries']]) {
+      const demo = await startDemo({ namespace: `demo-keys-${Math.random().toString(36).slice(2)}`, port: 0 })
+      try {
+        const got: Record<string, unknown> = {}
+        for (const path of order) got[path] = createCodec().decode(new Uint8Array(await (await fetch(`${demo.url}${path}`, { headers: { Accept: 'application/vnd.stowage' } })).arrayBuffer()))
+        const list = got['/api/countries'] as Array<{ name: string }>
+        expect(Array.isArray(list)).toBe(true)
+        expect(list).toHaveLength(250)
+        expect(typeof list[0]!.name).toBe('string')
+        expect(got['/api/data/countries']).toMatchObject({ revision: 1 })
+        expect((got['/api/data/countries'] as { data: unknown[] }).data).toHaveLength(250)
+      } finally {
+        await demo.close()
+      }
+    }
+  })
+})
+
 describe('the demo server and other runs on the same Redis', () => {
   it('deletes on stop only the keys this run wrote: not keys it only read, nor JSON copies it never made', async () => {
     expect(redis.url, 'needs a Redis').toBeDefined()
@@ -99,13 +120,13 @@ describe('the demo server and other runs on the same Redis', () => {
       for (const path of ['/api/countries/FRA', '/api/countries', '/api/data/session']) await (await fetch(`${first.url}${path}`)).arrayBuffer()
       for (const path of ['/api/countries/FRA', '/api/countries', '/api/data/session', '/api/countries/DEU']) await (await fetch(`${second.url}${path}`)).arrayBuffer()
       await client.set(`${namespace}-json:country:FRA`, 'someone else’s')
-      const theirs = [`${namespace}:country%3AFRA`, `${namespace}:countries`, `${namespace}:session`, `${namespace}-json:session`, `${namespace}-json:country:FRA`]
-      expect(await client.exists(...theirs, `${namespace}:country%3ADEU`)).toBe(6)
+      const theirs = [`${namespace}:app%3Acountry%3AFRA`, `${namespace}:app%3Acountries`, `${namespace}:session`, `${namespace}-json:session`, `${namespace}-json:country:FRA`]
+      expect(await client.exists(...theirs, `${namespace}:app%3Acountry%3ADEU`)).toBe(6)
       await second.close()
-      expect(await client.exists(`${namespace}:country%3ADEU`)).toBe(0) // the one key the second run wrote
+      expect(await client.exists(`${namespace}:app%3Acountry%3ADEU`)).toBe(0) // the one key the second run wrote
       expect(await client.exists(...theirs)).toBe(5)
       await first.close()
-      expect(await client.exists(`${namespace}:country%3AFRA`, `${namespace}:countries`, `${namespace}:session`, `${namespace}-json:session`)).toBe(0)
+      expect(await client.exists(`${namespace}:app%3Acountry%3AFRA`, `${namespace}:app%3Acountries`, `${namespace}:session`, `${namespace}-json:session`)).toBe(0)
       expect(await client.get(`${namespace}-json:country:FRA`)).toBe('someone else’s')
     } finally {
       await Promise.all([first.close(), second.close()]).catch(() => {})
