@@ -43,7 +43,26 @@ export async function startFaultProxy(targetPort: number, targetHost = '127.0.0.
   let current: ProxyMode = 'pass'
   const held: Array<() => void> = []
 
-  // Forwards one chunk, after the latency, unless stalled (then it waits) or the pair is dead.
+  // The chunks on their way to each socket, in the order they came, each with the time it is due.
+  // A chunk never leaves before the ones ahead of it: a connection delivers its bytes in order,
+  // whatever the latency did meanwhile (lowering it once let a GET overtake a delayed SET).
+  const lanes = new WeakMap<Socket, { queue: Array<{ due: number; send: () => void }>; waiting: boolean }>()
+  const drain = (to: Socket) => {
+    const lane = lanes.get(to)!
+    lane.waiting = false
+    while (lane.queue.length > 0) {
+      const wait = lane.queue[0]!.due - Date.now()
+      if (wait > 0) {
+        lane.waiting = true
+        setTimeout(() => drain(to), wait)
+        return
+      }
+      lane.queue.shift()!.send()
+    }
+  }
+
+  // Forwards one chunk, after the latency and the chunks ahead of it, unless stalled (then it
+  // waits) or the pair is dead.
   const forward = (pair: Pair, to: Socket, chunk: Buffer) => {
     const send = () => {
       if (pair.dead || to.destroyed) return
@@ -53,8 +72,10 @@ export async function startFaultProxy(targetPort: number, targetHost = '127.0.0.
       }
       to.write(chunk)
     }
-    if (delay > 0) setTimeout(send, delay)
-    else send()
+    let lane = lanes.get(to)
+    if (lane === undefined) lanes.set(to, (lane = { queue: [], waiting: false }))
+    lane.queue.push({ due: Date.now() + delay, send })
+    if (!lane.waiting) drain(to)
   }
 
   const server: Server = createServer((client) => {
