@@ -3,11 +3,11 @@ import { createRequire } from 'node:module'
 import { fromBuffer, type RedisAdapter } from './adapter.js'
 import { ioredisAdapter, isIoredis } from './adapter-ioredis.js'
 import { isNodeRedis, nodeRedisAdapter } from './adapter-node-redis.js'
-import { withDeadline } from './deadline.js'
+import { Deadlines } from './deadline.js'
 import { isChunkName } from './chunk-names.js'
 import { ChunkedValues } from './chunked-values.js'
 import { setHeadFenced } from './fenced-set.js'
-import { MANIFEST_MAGIC } from './chunks.js'
+import { MANIFEST_MAGIC, startsWithMagic } from './chunks.js'
 import { ENSURE } from './scripts.js'
 import { bySlot } from './slots.js'
 
@@ -79,9 +79,11 @@ class RedisStoreImpl implements RedisStore {
     private readonly redial: (() => void) | undefined = undefined,
   ) {
     this.chunks = new ChunkedValues((what, fn) => this.call(what, fn), adapter.isCluster, chunkSize)
+    this.deadlines = new Deadlines(timeout, lastError, () => this.timedOut())
   }
 
   private readonly chunks: ChunkedValues
+  private readonly deadlines: Deadlines
 
   // Timeouts in a row with no answer in between: past REDIAL_AFTER, the connection is presumed dead.
   private silent = 0
@@ -93,14 +95,14 @@ class RedisStoreImpl implements RedisStore {
   async get(key: string): Promise<Uint8Array | undefined> {
     checkKey(key)
     const bytes = await this.call('GET', (a) => a.get(key))
-    return bytes === null ? undefined : this.chunks.resolve(key, bytes)
+    return bytes === null ? undefined : startsWithMagic(bytes) ? this.chunks.resolve(key, bytes) : bytes
   }
 
   async getWithTtl(key: string): Promise<{ value: Uint8Array; ttl: number | undefined } | undefined> {
     checkKey(key)
     const [bytes, pttl] = await this.call('GET', (a) => a.getWithPttl(key))
     if (bytes === null) return undefined
-    const value = await this.chunks.resolve(key, bytes)
+    const value = startsWithMagic(bytes) ? await this.chunks.resolve(key, bytes) : bytes
     return value === undefined ? undefined : { value, ttl: pttl === -1 ? undefined : Math.max(1, pttl) }
   }
 
@@ -246,24 +248,42 @@ class RedisStoreImpl implements RedisStore {
     if (this.closed) throw new StowageError(StowageErrorCode.STORE_ERROR, 'the Redis store is closed')
   }
 
-  // One Redis call, bounded by the command timeout and with its failure typed.
-  private async call<T>(what: string, fn: (adapter: RedisAdapter) => Promise<T>): Promise<T> {
-    this.open()
+  // One Redis call, bounded by the command timeout and with its failure typed. Not an async
+  // function: every read goes through here, and an async frame is a promise and a tick more.
+  private call<T>(what: string, fn: (adapter: RedisAdapter) => Promise<T>): Promise<T> {
+    let work: Promise<T>
     try {
-      const result = await withDeadline(fn(this.adapter), this.timeout, what, this.lastError, () => this.timedOut())
-      this.silent = 0
-      return result
+      this.open()
     } catch (e) {
-      // ioredis's own commandTimeout (on the store's own connection) may fire first.
-      if (e instanceof Error && e.message === 'Command timed out') this.timedOut()
-      const connection = this.lastError()
-      if (connection !== undefined && !StowageError.isInstance(e)) {
-        // The command's own error ("max retries reached") says less than why the connection is down.
-        const message = `Redis ${what} failed: ${String((e as Error)?.message ?? e)} (the connection: ${String((connection as Error)?.message ?? connection)})`
-        throw new StowageError(StowageErrorCode.STORE_ERROR, message, { cause: connection })
-      }
-      throw failure(what, e)
+      return Promise.reject(e)
     }
+    try {
+      work = fn(this.adapter)
+    } catch (e) {
+      work = Promise.reject(e)
+    }
+    return this.deadlines.run(work, what).then(
+      (result) => {
+        this.silent = 0
+        return result
+      },
+      (e: unknown) => {
+        throw this.failed(what, e)
+      },
+    )
+  }
+
+  // The error a failed call rejects with.
+  private failed(what: string, e: unknown): StowageError {
+    // ioredis's own commandTimeout (on the store's own connection) may fire first.
+    if (e instanceof Error && e.message === 'Command timed out') this.timedOut()
+    const connection = this.lastError()
+    if (connection !== undefined && !StowageError.isInstance(e)) {
+      // The command's own error ("max retries reached") says less than why the connection is down.
+      const message = `Redis ${what} failed: ${String((e as Error)?.message ?? e)} (the connection: ${String((connection as Error)?.message ?? connection)})`
+      return new StowageError(StowageErrorCode.STORE_ERROR, message, { cause: connection })
+    }
+    return failure(what, e)
   }
 
   // A connection that stays open but never answers (half-open: the peer or a middlebox dropped it
