@@ -78,21 +78,30 @@ export class CircuitBreaker {
     return wrapStore(store, (_, call) => this.call(call))
   }
 
-  private async call<T>(work: () => Promise<T>): Promise<T> {
+  // Closed, the call is the store's own promise with a failure handler: no async frame of its own
+  // (a busy server's reads go through here tens of thousands of times a second).
+  private call<T>(work: () => Promise<T>): Promise<T> {
     if (this.state === 'open') {
-      if (Date.now() - this.openedAt < this.coolDown) throw this.refusal()
+      if (Date.now() - this.openedAt < this.coolDown) return Promise.reject(this.refusal())
       this.move('half-open', undefined)
     } else if (this.state === 'half-open' && this.probe !== undefined) {
-      throw this.refusal()
+      return Promise.reject(this.refusal())
     }
-    if (this.state !== 'half-open') {
-      try {
-        return await work()
-      } catch (e) {
-        if (isOutage(e)) this.failed(e, false)
-        throw e
-      }
+    if (this.state === 'half-open') return this.probeWith(work)
+    let pending: Promise<T>
+    try {
+      pending = work()
+    } catch (e) {
+      pending = Promise.reject(e)
     }
+    return pending.catch((e: unknown) => {
+      if (isOutage(e)) this.failed(e, false)
+      throw e
+    })
+  }
+
+  // Half-open: this call is the probe, bounded by probeTimeout.
+  private async probeWith<T>(work: () => Promise<T>): Promise<T> {
     const probe = {}
     this.probe = probe
     let timer: ReturnType<typeof setTimeout> | undefined

@@ -1,7 +1,7 @@
 // Opening a stored entry: decode the envelope, check its tags are current, migrate an older schema
 // version, validate against the key's schema. It reports what it found and never counts, emits
 // or deletes: the cache does that with the answer.
-import type { Codec } from '../codec/codec.js'
+import type { Codec, DecodedEnvelope } from '../codec/codec.js'
 import { inspect } from '../codec/envelope.js'
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
@@ -59,12 +59,18 @@ export function readingCodec(opener: Opener): Codec {
 // Decodes with the cache's codec, or, when the envelope names a dictionary the codec lacks, with
 // one that has it, loaded from the store. A dictionary the store lacks, or holds damaged, leaves
 // the codec's own error (UNSUPPORTED_TYPE), with the reason as its cause.
-async function decodeEnvelope(opener: Opener, bytes: Uint8Array) {
+function decodeEnvelope(opener: Opener, bytes: Uint8Array): Promise<DecodedEnvelope<unknown>> {
+  const { dictionaries } = opener
+  if (dictionaries === undefined) return opener.codec.decodeEnvelopeAsync(bytes)
+  return decodeWithDictionaries(dictionaries, bytes)
+}
+
+async function decodeWithDictionaries(dictionaries: DictionaryBook, bytes: Uint8Array): Promise<DecodedEnvelope<unknown>> {
   try {
-    return await readingCodec(opener).decodeEnvelopeAsync(bytes)
+    return await dictionaries.codec.decodeEnvelopeAsync(bytes)
   } catch (e) {
-    if (opener.dictionaries === undefined || !StowageError.isInstance(e) || e.code !== StowageErrorCode.UNSUPPORTED_TYPE) throw e
-    const found = await opener.dictionaries.codecFor(bytes)
+    if (!StowageError.isInstance(e) || e.code !== StowageErrorCode.UNSUPPORTED_TYPE) throw e
+    const found = await dictionaries.codecFor(bytes)
     if ('codec' in found) return await found.codec.decodeEnvelopeAsync(bytes)
     if (found.error === undefined) throw e
     throw new StowageError(StowageErrorCode.UNSUPPORTED_TYPE, `${e.message}; the store's copy could not be used: ${found.error.message}`, { cause: found.error })
@@ -93,15 +99,12 @@ async function checkStamp(opener: Opener, prefix: string, stamp: ReadonlyMap<str
   }
 }
 
-// The entry of a decoded envelope, its value passed through the key's schema when it has one.
-async function checked(opener: Opener, key: string, value: unknown, decoded: { freshUntil?: number; tags?: ReadonlyMap<string, number> }): Promise<Opened> {
+// The entry of a decoded envelope, its value passed through the key's schema when it has one
+// (without a promise when it has none: the hot path of a server's reads).
+function checked(opener: Opener, key: string, value: unknown, decoded: { freshUntil?: number; tags?: ReadonlyMap<string, number> }): Opened | Promise<Opened> {
   const schema = opener.schemaFor?.(key)
-  if (schema !== undefined) {
-    const outcome = await validated(schema, key, value)
-    if ('error' in outcome) return { miss: 'invalid', error: outcome.error }
-    value = outcome.value
-  }
-  return { entry: { value, freshUntil: decoded.freshUntil, tags: decoded.tags } }
+  if (schema === undefined) return { entry: { value, freshUntil: decoded.freshUntil, tags: decoded.tags } }
+  return validated(schema, key, value).then((outcome) => ('error' in outcome ? { miss: 'invalid', error: outcome.error } : { entry: { value: outcome.value, freshUntil: decoded.freshUntil, tags: decoded.tags } }))
 }
 
 /**
@@ -120,7 +123,7 @@ export async function openEntry(opener: Opener, prefix: string, key: string, byt
     // stay: during a rolling deploy they are what the new writers stored.
     return { miss: reason, error: e, drop: reason === 'corrupt' }
   }
-  const stale = await checkStamp(opener, prefix, decoded.tags)
+  const stale = decoded.tags === undefined ? undefined : await checkStamp(opener, prefix, decoded.tags)
   if (stale !== undefined) return stale
   const version = decoded.schemaVersion ?? 0
   let value = decoded.value
