@@ -350,23 +350,24 @@ What the misses above come from, as measured (figures of a given run vary; the c
   of payload Stowage does not deflate (\`compressThreshold\`, section "Compression policy"), so it
   stores ~830 B of MessagePack; a trained dictionary would take it far lower, but is not a default.
 - **Issue 25, the Cache with its in-process tier off against msgpackr in the article's benchmark
-  (≥ 0.9× at every N, ≥ 1.0× as a mean).** Stowage's codec in the article's handler serves
-  0.91–0.99× msgpackr's requests per second from N = 1 to 100,000; the Cache's read path around it
-  (the breaker, the store's deadline timer and \`Promise.race\`, the claim, an async decode: ~7 KiB
-  more allocated per request) takes 3–12% off that from N = 1 to 1,000, which is what keeps it at
-  0.84–0.93× there. At N = 10,000 the decode's garbage collection decides it (0.75× in this run,
-  20.8% of the time in GC against msgpackr's 3.9%): section "Where the read path spends and
-  allocates at N = 10,000". An earlier run the same day, with other work loading the machine:
-  0.65–0.99×, mean 0.85×.
+  (≥ 0.9× at every N, ≥ 1.0× as a mean).** 0.74–1.10× in this run, mean 0.91× (0.86× in the
+  previous RESULTS run); the runs of 2026-11-25 gave 0.84–1.31× and a mean of 0.99× in another.
+  At N = 1 to 1,000 the Cache's read path around the codec is what costs: the breaker, the store
+  call, the claim, an async decode, 16.1 KiB allocated per request against the codec variant's
+  10.6 (18.4 before one timer for all of the store's deadlines and fewer async steps, section
+  "Where the read path spends and allocates at N = 10,000"). N = 1 is where this machine's runs
+  differ most: 0.74× here, where the codec variant, untouched at that N, is 0.76× too (0.98–0.99×
+  in other runs). At N = 10,000 garbage collection decides it (0.89× here).
 - **Issue 25, the Cache as its README configures it ≥ 1.3× msgpackr.** A hit of the in-process tier
-  skips Redis and the decode, 1.57–1.76× at N = 1 and 10, but Fastify still turns the reply into
-  JSON, about half of the server's CPU from N = 1,000 in every variant, so from N = 100 a hit saves
-  a smaller share: 1.12–1.19× here (1.03–1.32× in the loaded run). At N = 1,000,000 every variant
-  waits on ~80 MB of \`JSON.stringify\` per reply; 10 requests each give 0.82–1.29×, noise.
-- **Issue 25, GC within 5 points of msgpackr's.** Missed by the Cache with its tier off (20.8%
-  against 3.9% at N = 10,000) and, in most runs, by the codec variant (2.6% in this run, 14–28% in
-  six others): the decoder's columns and boxed DELTA sums, and V8's pretenuring landing on the
-  costly side (section "Where the read path spends and allocates at N = 10,000").
+  skips Redis and the decode, 1.61–1.68× at N = 1 and 10, but Fastify still turns the reply into
+  JSON, about half of the server's CPU from N = 1,000 in every variant, so from N = 1,000 a hit
+  saves a smaller share: 1.17–1.24× here (1.12–1.19× in the previous run). At N = 1,000,000 every
+  variant waits on ~80 MB of \`JSON.stringify\` per reply; 10 requests each give 0.85–1.32×, noise.
+- **Issue 25, GC within 5 points of msgpackr's.** Missed at N = 10,000: 16–17% for the Stowage
+  variants in this run against msgpackr's 5.7% (11–17% over three runs of 2026-11-25, 14–28%
+  before). A request now allocates as much as msgpackr's (the decoder keeps its columns from one
+  decode to the next); V8's pretenuring still lands on the costly side for Stowage's rows more
+  often than for msgpackr's (section "Where the read path spends and allocates at N = 10,000").
 - **Hostile, 2^26 paths within maxDepth** (beyond the issue's list): the encoder walks items until
   the count passes \`maxItems\` (4 Mi by default), about a quarter of a second; a smaller
   \`maxItems\` refuses it sooner.
@@ -408,18 +409,33 @@ const ARTICLE_FINDINGS = `Findings (issue 25, item 3; measured on 2026-11-24 wit
   0.91× msgpackr's req/s); the Cache with its tier off, which decodes the same way, in four of four
   (18–21%); msgpackr on the cheap side every time (4–8%). Which side a run lands on is the largest
   single cause of the spread of the Stowage variants' req/s at this N.
-- **What it means for codec v3** (the decoder is being reworked in another change, so the decoder
-  is unchanged here): keep the columns out of the young generation, in scratch arrays the decoder
-  reuses from one decode to the next (numbers in a \`Float64Array\`, where DELTA's sums need no heap
-  numbers), and build nested objects as their rows are built rather than into an array first, so
-  that a decode allocates what it returns and little else: fewer scavenges, and survival rates
-  that let V8 pretenure the rows. The in-process tier already avoids all of it on hits.
-- **The Cache's read path around the codec** adds ~7 KiB per request at N = 1 (the store call with
-  its deadline timer and \`Promise.race\`, the claim, \`openEntry\`, \`getOrSet\`'s promises): 18 KiB
-  against the codec variant's 10 KiB; the Cache with its tier off serves 0.88–0.97× the codec
-  variant's req/s from N = 1 to 1,000. That, not the codec (0.95–0.99× msgpackr there), is what
-  keeps it under 0.9× msgpackr at small N; each call crosses the breaker, the store's deadline (a
-  timer and a \`Promise.race\`), the claim and an async decode. Not changed here.
+- **What changed on 2026-11-25: the decoder keeps its columns.** RECORDS columns are read into
+  arrays the decoder keeps from one decode to the next (packages/core/src/codec/column-pool.ts:
+  one per column and nesting level, emptied after use, at most 2^19 slots), and nested RECORDS
+  and DELTA columns are filled in place. Decoding W1-10,000 in a loop that keeps nothing: 30
+  young-generation GCs per 2,000 decodes, against 48 before and msgpackr's 30 (~1.2 MiB allocated
+  per decode, 2.0 MiB before). In the server (the profile above) the decoder's own sites allocate
+  ~157 KiB a request (the array of rows and the boxed \`createdAt\` sums) against msgpackr's
+  ~238 KiB, and everything 3,317 KiB against msgpackr's 3,365 KiB. With
+  \`--no-allocation-site-pretenuring\` both now run 176–190 young-generation GCs per 1,000 decodes
+  (244 against 153 before).
+- **Still missed: GC within 5 points, and why.** At N = 10,000 the Stowage variants spent 11–17%
+  of the server's time in GC over three runs on 2026-11-25 (Cache with its tier off / codec: 13.1
+  / 11.2, 16.2 / 17.0, 13.5 / 11.3%), against 18–21% and 14–28% before; msgpackr 4.8–6.1%. One
+  run of the same session with fresh arrays for the columns (the change undone): 18.0 / 20.6%.
+  What a request allocates is now the same as msgpackr's; what remains is V8's pretenuring, which
+  in the decode loop puts msgpackr on the cheap side in two fresh processes of three and Stowage in
+  none. Keeping DELTA sums in a \`Float64Array\` was tried: it moved the boxing of \`createdAt\` from
+  the decoder to the row builder (the same ~156 KiB), gave 17.2 / 18.1% in its run, and was not
+  kept.
+- **The Cache's read path around the codec (2026-11-25).** One timer for all of a Redis store's
+  command deadlines instead of a timer and a \`Promise.race\` per call, no async frame of its own in
+  the store's call, the breaker's closed path or opening an entry without tags, schema or
+  dictionaries. In the profile at N = 1 the Cache with its tier off served 0.91× msgpackr's
+  requests (55,327 against 60,985), 0.82× before (41,125 against 50,439); 16.1 KiB allocated per
+  request, 18.4 before, against the codec variant's 10.6. In the full run above it is 0.74× at
+  N = 1, where the codec variant, which none of these changes touches at N = 1, is 0.76× (0.98–0.99× in other runs):
+  at N = 1 this machine's runs differ by ±15%.
 `
 
 const results = `# Benchmark results
