@@ -12,7 +12,7 @@ import type { Platform } from './platform/platform.js'
 import { define, MAX_COMPILES_PER_DECODE, shapeFor, type CompileAllowance, type ReadNext, type Shape } from './shape-book.js'
 import { addBigintBytes, checkBigintSize, readBigint } from './types/bigint.js'
 import { mapFromData, regexpFromData, setFromData } from './types/collections.js'
-import { dictFromData, fromDeltas, rowsFromColumns, sumDeltas } from './types/records.js'
+import { dictFromData, fromDeltas, rowsFromColumns } from './types/records.js'
 import { readUtf16 } from './types/string.js'
 import { readTimestamp } from './types/timestamp.js'
 import { readTypedArray } from './types/typed-array.js'
@@ -347,7 +347,8 @@ export class Decoder {
     this.pos = p + size
   }
 
-  private array(n: number): unknown {
+  // `into`: where the elements go (a RECORDS column the pool keeps, see column()).
+  private array(n: number, into?: unknown[]): unknown {
     // Counted first (so the start of a payload shows a count past maxItems), then every element
     // takes at least one byte: counts the input cannot hold are refused before allocating.
     this.count(n)
@@ -363,7 +364,7 @@ export class Decoder {
         return out
       }
     }
-    const items = new Array<unknown>(n)
+    const items = into ?? new Array<unknown>(n)
     for (let i = 0; i < n; i++) items[i] = this.value()
     this.depth--
     return items
@@ -621,27 +622,14 @@ export class Decoder {
     return Array.isArray(value) && value.length === n ? value : undefined
   }
 
-  // The next value, read into `into` when it is an array of exactly `n` values (not an object
-  // marked by a SHAPE); anything else is read as value() reads it.
+  // The next value, read into `into` when it is an array of exactly `n` values; anything else
+  // (an object marked by a SHAPE too) is read as value() reads it.
   private arrayInto(into: unknown[], n: number): unknown {
-    const bytes = this.bytes
-    const p = this.pos
-    const b = bytes[p] as number
-    let length = -1
-    let head = 1
-    if ((b & 0xf0) === 0x90) length = b & 0x0f
-    else if (b === 0xdc && p + 3 <= this.end) [length, head] = [((bytes[p + 1] as number) << 8) | (bytes[p + 2] as number), 3]
-    else if (b === 0xdd && p + 5 <= this.end) [length, head] = [this.uint32At(p + 1), 5]
-    if (length !== n || (n > 1 && this.shapeAt(p + head))) return this.value()
-    this.pos = p + head
-    // What array() counts and spends, in its order.
-    this.count(n)
-    this.need(n)
-    this.enter()
-    this.spend(OBJECT_WORK)
-    for (let i = 0; i < n; i++) into[i] = this.value()
-    this.depth--
-    return into
+    const b = this.bytes[this.pos] as number
+    if ((b & 0xf0) !== 0x90 && b !== 0xdc && b !== 0xdd) return this.value()
+    this.pos++
+    const length = b < 0xa0 ? b & 0x0f : this.uint(b === 0xdc ? 2 : 4)
+    return this.array(length, length === n ? into : undefined)
   }
 
   // DELTA data that is a RECORDS column of `n` rows, summed in `into`.
@@ -649,17 +637,7 @@ export class Decoder {
     this.enter()
     const values = this.arrayInto(into, n)
     this.depth--
-    if (values !== into) return fromDeltas(values)
-    if (n === 0) throw corrupt('bad delta extension')
-    return sumDeltas(into, n)
-  }
-
-  // Whether the bytes at `p` may start a SHAPE or SHAPE_REF marker (then shapeAhead() decides).
-  private shapeAt(p: number): boolean {
-    const bytes = this.bytes
-    const b = bytes[p] as number
-    const type = b >= 0xd4 && b <= 0xd8 ? bytes[p + 1] : b === 0xc7 ? bytes[p + 2] : b === 0xc8 ? bytes[p + 3] : undefined
-    return type === ExtType.SHAPE || type === ExtType.SHAPE_REF
+    return fromDeltas(values, values === into ? n : undefined)
   }
 
   // The shape whose keys the next value lists (a msgpack array of `k` strings), from the shape

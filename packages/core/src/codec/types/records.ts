@@ -100,20 +100,12 @@ export function isMonotonicIntegers(items: readonly unknown[]): boolean {
 }
 
 /**
- * Turns DELTA data (first value, then differences) into the integers, in place.
+ * Turns DELTA data (first value, then differences) into the integers, in place: the first `n`
+ * values of `items` (all of them by default; a column array the decoder reuses may be longer).
  * @throws {StowageError} CORRUPT for an empty array, a non-integer or a sum past ±2^53.
  */
-export function fromDeltas(items: unknown): number[] {
-  if (!Array.isArray(items) || items.length === 0) throw corrupt('bad delta extension')
-  return sumDeltas(items, items.length)
-}
-
-/**
- * {@link fromDeltas} over the first `n` (≥ 1) values of `items`, which may be longer (a column
- * array the decoder reuses).
- * @throws {StowageError} CORRUPT for a non-integer or a sum past ±2^53.
- */
-export function sumDeltas(items: unknown[], n: number): number[] {
+export function fromDeltas(items: unknown, n?: number): number[] {
+  if (!Array.isArray(items) || (n ??= items.length) === 0) throw corrupt('bad delta extension')
   let acc = 0
   for (let i = 0; i < n; i++) {
     const d = items[i]
