@@ -6,7 +6,6 @@
 import { corrupt, limitExceeded, truncated, unsupportedType } from '../errors/make.js'
 import type { Extension } from './extension.js'
 import { ExtType } from './format.js'
-import { ColumnPool } from './column-pool.js'
 import { KeyCache, MAX_CACHED_KEY } from './key-cache.js'
 import type { Platform } from './platform/platform.js'
 import { define, MAX_COMPILES_PER_DECODE, shapeFor, type CompileAllowance, type ReadNext, type Shape } from './shape-book.js'
@@ -70,9 +69,6 @@ export class Decoder {
   private cursor = 0
   private tabled = false
   private readonly shapes: Shape[] = []
-  // RECORDS columns are read into arrays kept across decodes, one per column and nesting level.
-  private readonly columns = new ColumnPool()
-  private level = 0
   private readonly keys = new KeyCache()
   private readonly extensions = new Map<number, Extension>()
   private readonly next: ReadNext = () => this.value()
@@ -141,7 +137,6 @@ export class Decoder {
     this.items = 0
     this.windowStart = this.windowEnd = 0
     this.cursor = 0
-    this.level = 0
     this.tabled = version >= 3
     try {
       if (this.tabled) this.readTable()
@@ -149,9 +144,6 @@ export class Decoder {
       if (this.pos !== this.end) throw corrupt(`${this.end - this.pos} unexpected bytes after the value`)
       if (this.cursor !== this.table.length) throw corrupt('the string table holds characters no string of the value uses')
       return value
-    } catch (e) {
-      this.columns.clear() // columns read halfway must not keep their values alive
-      throw e
     } finally {
       this.bytes = EMPTY
       this.words = EMPTY_WORDS
@@ -347,8 +339,7 @@ export class Decoder {
     this.pos = p + size
   }
 
-  // `into`: where the elements go (a RECORDS column the pool keeps, see column()).
-  private array(n: number, into?: unknown[]): unknown {
+  private array(n: number): unknown {
     // Counted first (so the start of a payload shows a count past maxItems), then every element
     // takes at least one byte: counts the input cannot hold are refused before allocating.
     this.count(n)
@@ -364,7 +355,7 @@ export class Decoder {
         return out
       }
     }
-    const items = into ?? new Array<unknown>(n)
+    const items = new Array<unknown>(n)
     for (let i = 0; i < n; i++) items[i] = this.value()
     this.depth--
     return items
@@ -479,8 +470,7 @@ export class Decoder {
     return out
   }
 
-  // `into` and `n`: the extension is a RECORDS column (see column()).
-  private ext(length: number, into?: unknown[], n = 0): unknown {
+  private ext(length: number): unknown {
     this.need(this.prefix ? 1 : 1 + length)
     const type = ((this.bytes[this.pos] as number) << 24) >> 24
     const start = this.pos + 1
@@ -489,13 +479,13 @@ export class Decoder {
     // Confine the nested read to this extension's bytes.
     const outerEnd = this.end
     this.end = end
-    const value = this.extValue(type, length, into, n)
+    const value = this.extValue(type, length)
     if (this.pos !== end) throw corrupt(`extension ${type} has ${end - this.pos} bytes its contents do not use`)
     this.end = outerEnd
     return value
   }
 
-  private extValue(type: number, length: number, into: unknown[] | undefined, n: number): unknown {
+  private extValue(type: number, length: number): unknown {
     const at = this.pos
     if (type !== ExtType.UNDEFINED) this.spend(EXTENSION_WORK)
     switch (type) {
@@ -539,11 +529,11 @@ export class Decoder {
       case ExtType.REGEXP:
         return regexpFromData(this.nested())
       case ExtType.DELTA:
-        return into === undefined ? fromDeltas(this.nested()) : this.deltaColumn(into, n)
+        return fromDeltas(this.nested())
       case ExtType.DICT:
         return dictFromData(this.nested(), define)
       case ExtType.RECORDS:
-        return this.records(into, n)
+        return this.records()
       case ExtType.STRING:
         if (length !== 1 && length !== 2 && length !== 4) throw corrupt('bad string reference')
         return this.tableString(this.uint(length))
@@ -572,9 +562,8 @@ export class Decoder {
     return value
   }
 
-  // RECORDS data: [count, keys, column 0, …, column k-1], read field by field. The rows go into
-  // `into` when there are `expected` of them (RECORDS that are a column of RECORDS around them).
-  private records(into?: unknown[], expected = -1): unknown[] {
+  // RECORDS data: [count, keys, column 0, …, column k-1], read field by field.
+  private records(): Record<string, unknown>[] {
     this.enter()
     this.need(1)
     const head = this.bytes[this.pos++] as number
@@ -588,56 +577,10 @@ export class Decoder {
     if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw corrupt('bad records extension')
     this.spend(n * OBJECT_WORK)
     const shape = this.keyList(fields - 2)
-    const level = this.level++
-    const columns = new Array<unknown[]>(fields - 2)
-    // Every column is read before a wrong one is reported, as a reader of whole arrays would.
-    let whole = true
-    for (let j = 0; j < columns.length; j++) {
-      const column = this.column(level, j, n)
-      if (column === undefined) whole = false
-      else columns[j] = column
-    }
-    this.level--
+    const columns = new Array<unknown>(fields - 2)
+    for (let j = 0; j < columns.length; j++) columns[j] = this.value()
     this.depth -= 2
-    if (!whole) throw corrupt('a records column has the wrong length')
-    const rows = rowsFromColumns(shape, n, columns, into !== undefined && n === expected ? into : new Array<unknown>(n), this.compiles)
-    for (let j = 0; j < columns.length; j++) this.columns.release(level, j, columns[j] as unknown[], n)
-    return rows
-  }
-
-  // Column `j` of RECORDS of `n` rows at nesting `level`: an array of `n` values (plain, DELTA or
-  // RECORDS), read into the pool's array for it; undefined when it is anything else. Counts,
-  // depth, work and errors are those of reading the column as a value.
-  private column(level: number, j: number, n: number): unknown[] | undefined {
-    const into = this.columns.take(level, j, n)
-    this.need(1)
-    const b = this.bytes[this.pos] as number
-    let value: unknown
-    if (this.prefix || b < 0xc7 || (b > 0xc9 && b < 0xd4) || b > 0xd8) value = this.arrayInto(into, n)
-    else {
-      this.pos++
-      value = this.ext(b >= 0xd4 ? 1 << (b - 0xd4) : this.uint(b === 0xc7 ? 1 : b === 0xc8 ? 2 : 4), into, n)
-    }
-    if (value === into) return into
-    return Array.isArray(value) && value.length === n ? value : undefined
-  }
-
-  // The next value, read into `into` when it is an array of exactly `n` values; anything else
-  // (an object marked by a SHAPE too) is read as value() reads it.
-  private arrayInto(into: unknown[], n: number): unknown {
-    const b = this.bytes[this.pos] as number
-    if ((b & 0xf0) !== 0x90 && b !== 0xdc && b !== 0xdd) return this.value()
-    this.pos++
-    const length = b < 0xa0 ? b & 0x0f : this.uint(b === 0xdc ? 2 : 4)
-    return this.array(length, length === n ? into : undefined)
-  }
-
-  // DELTA data that is a RECORDS column of `n` rows, summed in `into`.
-  private deltaColumn(into: unknown[], n: number): unknown {
-    this.enter()
-    const values = this.arrayInto(into, n)
-    this.depth--
-    return fromDeltas(values, values === into ? n : undefined)
+    return rowsFromColumns(shape, n, columns, this.compiles)
   }
 
   // The shape whose keys the next value lists (a msgpack array of `k` strings), from the shape

@@ -1,12 +1,9 @@
-// RECORDS columns are read into arrays the decoder keeps from one decode to the next (column-pool.ts).
-// What must hold: values come out exactly as before, whatever was decoded before them; no value
-// is kept alive by the pool; a decoded value never shares an array with the pool; and counts,
-// limits and errors are those of reading each column as a whole array.
+// RECORDS as the decoder reads them (FORMAT.md §2): tables of other sizes and shapes one after
+// another, DELTA and nested RECORDS columns, and the boundary rules: a column of another length,
+// an object for a column or empty DELTA data is CORRUPT, and counts and limits are those of
+// reading each column as a whole array (a limit passed in a later column is reported first).
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ColumnPool } from '../src/codec/column-pool.js'
-import { Decoder } from '../src/codec/decoder.js'
-import { platform as portablePlatform } from '../src/codec/platform/portable.js'
 import { createCodec, decode, StowageErrorCode, type StowageError } from '../src/index.js'
 import { caught, sealRaw } from './helpers.js'
 import { sameValue } from './same-value.js'
@@ -24,25 +21,13 @@ const SHAPE = 77
 // RECORDS of `n` rows with keys `keys` and the given column bytes.
 const records = (n: number, keys: string[], columns: number[][]) => ext8(RECORDS, [0x90 | (keys.length + 2), n, ...fixarray(keys.map(str)), ...columns.flat()])
 
-describe('RECORDS columns read into reused arrays', () => {
+describe('RECORDS', () => {
   it('decodes tables of other sizes and shapes one after another, exactly', () => {
     const codec = createCodec({ compress: 'never' })
     const values: unknown[] = [rows(50), rows(3, 7), [{ a: 1, b: 'x' }, { a: 2, b: 'y' }, { a: 3, b: 'z' }], rows(200, 1000), rows(1)]
     const decoded = values.map((value) => codec.decode(codec.encode(value)))
     // Checked after all the decodes: an earlier result must not have changed under a later one.
     decoded.forEach((value, i) => expect(sameValue(value, values[i])).toBeUndefined())
-  })
-
-  it('gives every decode arrays of its own (no result is an array the decoder reuses)', () => {
-    const codec = createCodec({ compress: 'never' })
-    const bytes = codec.encode({ outer: rows(20), ids: Array.from({ length: 20 }, (_, i) => i * 3) })
-    const first = codec.decode<{ outer: unknown[]; ids: number[] }>(bytes)
-    const second = codec.decode<{ outer: unknown[]; ids: number[] }>(bytes)
-    expect(first.outer).not.toBe(second.outer)
-    expect(first.ids).not.toBe(second.ids)
-    first.outer.length = 0
-    first.ids[0] = -1
-    expect(sameValue(codec.decode(bytes), { outer: rows(20), ids: Array.from({ length: 20 }, (_, i) => i * 3) })).toBeUndefined()
   })
 
   it('round-trips any array of same-shaped records, decode after decode', () => {
@@ -58,19 +43,6 @@ describe('RECORDS columns read into reused arrays', () => {
       }),
       { numRuns: 150 },
     )
-  })
-
-  it('keeps no decoded value in its arrays, after a decode and after a failed one', () => {
-    const decoder = new Decoder({ maxDepth: 64, maxItems: 1_000_000, maxWorkPerByte: 1024, extensions: [] }, portablePlatform)
-    const held = () => (decoder as unknown as { columns: { levels: unknown[][][] } }).columns.levels.flat(2).filter((v) => v !== undefined && v !== 0)
-    const good = new Uint8Array(records(3, ['a', 'b'], [fixarray([[1], [2], [3]]), fixarray([str('x'), str('y'), str('z')])]))
-    expect(decoder.decode(good, 0, 1, good.length)).toEqual([{ a: 1, b: 'x' }, { a: 2, b: 'y' }, { a: 3, b: 'z' }])
-    expect(held()).toEqual([])
-    // The second column holds a byte MessagePack does not use: the first column and half the
-    // second were read into the pool before the error.
-    const bad = new Uint8Array(records(3, ['a', 'b'], [fixarray([[1], [2], [3]]), [0x93, ...str('x'), 0xc1, ...str('z')]]))
-    expect(codeOf(() => decoder.decode(bad, 0, 1, bad.length))).toBe(StowageErrorCode.CORRUPT)
-    expect(held()).toEqual([])
   })
 
   it('refuses a column of other length, an object for a column, a nested table of other length and empty DELTA data as CORRUPT', () => {
@@ -100,41 +72,5 @@ describe('RECORDS columns read into reused arrays', () => {
     // The payload counts 4 (RECORDS) + 2 (keys) + 2 + 3 items: one less than 11 is refused.
     expect(codeOf(() => decode(sealRaw(payload), { maxItems: 10 }))).toBe(StowageErrorCode.LIMIT_EXCEEDED)
     expect(codeOf(() => decode(sealRaw(payload), { maxItems: 11 }))).toBe(StowageErrorCode.CORRUPT)
-  })
-})
-
-describe('ColumnPool', () => {
-  it('hands out the same array for a column while it is large enough, and a larger one when not', () => {
-    const pool = new ColumnPool()
-    const a = pool.take(0, 0, 10)
-    expect(pool.take(0, 0, 5)).toBe(a)
-    expect(pool.take(1, 0, 5)).not.toBe(a)
-    const b = pool.take(0, 0, 20)
-    expect(b).not.toBe(a)
-    expect(pool.take(0, 0, 20)).toBe(b)
-  })
-
-  it('empties what it hands out on release and clear, and only its own arrays', () => {
-    const pool = new ColumnPool()
-    const a = pool.take(0, 0, 4)
-    a.splice(0, 4, 'p', 'q', 'r', 4)
-    pool.release(0, 0, a, 3)
-    expect(a.slice(0, 4)).toEqual([0, 0, 0, 4])
-    const own = [1, 2, 3]
-    pool.release(0, 0, own, 3)
-    expect(own).toEqual([1, 2, 3])
-    const b = pool.take(2, 5, 2)
-    b[0] = 'x'
-    a[3] = 'y'
-    pool.clear()
-    expect([...a, ...b].filter((v) => v !== undefined && v !== 0)).toEqual([])
-  })
-
-  it('keeps at most 2^19 slots: past that, columns get arrays of their own', () => {
-    const pool = new ColumnPool()
-    const big = pool.take(0, 0, (1 << 19) - 1)
-    expect(pool.take(0, 0, 10)).toBe(big)
-    const other = pool.take(0, 1, 10)
-    expect(pool.take(0, 1, 10)).not.toBe(other)
   })
 })
