@@ -6,6 +6,7 @@
 import { corrupt, limitExceeded, truncated, unsupportedType } from '../errors/make.js'
 import type { Extension } from './extension.js'
 import { ExtType } from './format.js'
+import type { ColumnPool } from './column-pool.js'
 import { KeyCache, MAX_CACHED_KEY } from './key-cache.js'
 import type { Platform } from './platform/platform.js'
 import { define, MAX_COMPILES_PER_DECODE, shapeFor, type CompileAllowance, type ReadNext, type Shape } from './shape-book.js'
@@ -43,6 +44,11 @@ const WINDOW = 8192
 // Strings from this length up are checked for ASCII four bytes at a time (through an Int32Array
 // view of the payload, made once per payload); shorter ones byte by byte.
 const WORDWISE = 48
+// RECORDS of fewer rows read their columns into new arrays even on Node: a store into an array the
+// pool keeps (in the old generation) passes V8's write barrier, which costs more than a small
+// young array that dies in the next scavenge. Measured in apps/bench/RESULTS.md ("Where the read
+// path spends and allocates at N = 10,000").
+const POOLED_FROM = 4096
 
 /** Decodes payloads; one instance is reused across calls, so it is not re-entrant (the codec makes another for a nested call). */
 export class Decoder {
@@ -69,6 +75,10 @@ export class Decoder {
   private cursor = 0
   private tabled = false
   private readonly shapes: Shape[] = []
+  // Large RECORDS columns are read into arrays kept across decodes, one per column and nesting
+  // level, where the platform keeps them (Node); elsewhere into new arrays.
+  private readonly columns: ColumnPool | undefined
+  private level = 0
   private readonly keys = new KeyCache()
   private readonly extensions = new Map<number, Extension>()
   private readonly next: ReadNext = () => this.value()
@@ -81,6 +91,7 @@ export class Decoder {
     private readonly platform: Platform,
   ) {
     for (const ext of settings.extensions) this.extensions.set(ext.type, ext)
+    this.columns = platform.columnPool?.()
   }
 
   /**
@@ -137,6 +148,7 @@ export class Decoder {
     this.items = 0
     this.windowStart = this.windowEnd = 0
     this.cursor = 0
+    this.level = 0
     this.tabled = version >= 3
     try {
       if (this.tabled) this.readTable()
@@ -144,6 +156,9 @@ export class Decoder {
       if (this.pos !== this.end) throw corrupt(`${this.end - this.pos} unexpected bytes after the value`)
       if (this.cursor !== this.table.length) throw corrupt('the string table holds characters no string of the value uses')
       return value
+    } catch (e) {
+      this.columns?.clear() // columns read halfway must not keep their values alive
+      throw e
     } finally {
       this.bytes = EMPTY
       this.words = EMPTY_WORDS
@@ -339,7 +354,8 @@ export class Decoder {
     this.pos = p + size
   }
 
-  private array(n: number): unknown {
+  // `into`: where the elements go (a RECORDS column the pool keeps, see column()).
+  private array(n: number, into?: unknown[]): unknown {
     // Counted first (so the start of a payload shows a count past maxItems), then every element
     // takes at least one byte: counts the input cannot hold are refused before allocating.
     this.count(n)
@@ -355,7 +371,7 @@ export class Decoder {
         return out
       }
     }
-    const items = new Array<unknown>(n)
+    const items = into ?? new Array<unknown>(n)
     for (let i = 0; i < n; i++) items[i] = this.value()
     this.depth--
     return items
@@ -470,7 +486,8 @@ export class Decoder {
     return out
   }
 
-  private ext(length: number): unknown {
+  // `into` and `n`: the extension is a RECORDS column (see column()).
+  private ext(length: number, into?: unknown[], n = 0): unknown {
     this.need(this.prefix ? 1 : 1 + length)
     const type = ((this.bytes[this.pos] as number) << 24) >> 24
     const start = this.pos + 1
@@ -479,13 +496,13 @@ export class Decoder {
     // Confine the nested read to this extension's bytes.
     const outerEnd = this.end
     this.end = end
-    const value = this.extValue(type, length)
+    const value = this.extValue(type, length, into, n)
     if (this.pos !== end) throw corrupt(`extension ${type} has ${end - this.pos} bytes its contents do not use`)
     this.end = outerEnd
     return value
   }
 
-  private extValue(type: number, length: number): unknown {
+  private extValue(type: number, length: number, into: unknown[] | undefined, n: number): unknown {
     const at = this.pos
     if (type !== ExtType.UNDEFINED) this.spend(EXTENSION_WORK)
     switch (type) {
@@ -529,11 +546,11 @@ export class Decoder {
       case ExtType.REGEXP:
         return regexpFromData(this.nested())
       case ExtType.DELTA:
-        return fromDeltas(this.nested())
+        return into === undefined ? fromDeltas(this.nested()) : this.deltaColumn(into, n)
       case ExtType.DICT:
         return dictFromData(this.nested(), define)
       case ExtType.RECORDS:
-        return this.records()
+        return this.records(into, n)
       case ExtType.STRING:
         if (length !== 1 && length !== 2 && length !== 4) throw corrupt('bad string reference')
         return this.tableString(this.uint(length))
@@ -562,8 +579,9 @@ export class Decoder {
     return value
   }
 
-  // RECORDS data: [count, keys, column 0, …, column k-1], read field by field.
-  private records(): Record<string, unknown>[] {
+  // RECORDS data: [count, keys, column 0, …, column k-1], read field by field. The rows go into
+  // `into` when there are `expected` of them (RECORDS that are a column of RECORDS around them).
+  private records(into?: unknown[], expected = -1): unknown[] {
     this.enter()
     this.need(1)
     const head = this.bytes[this.pos++] as number
@@ -577,10 +595,60 @@ export class Decoder {
     if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw corrupt('bad records extension')
     this.spend(n * OBJECT_WORK)
     const shape = this.keyList(fields - 2)
-    const columns = new Array<unknown>(fields - 2)
-    for (let j = 0; j < columns.length; j++) columns[j] = this.value()
+    const level = this.level++
+    const columns = new Array<unknown[]>(fields - 2)
+    // Every column is read before a wrong one is reported, as a reader of whole arrays would.
+    let whole = true
+    for (let j = 0; j < columns.length; j++) {
+      const column = this.column(level, j, n)
+      if (column === undefined) whole = false
+      else columns[j] = column
+    }
+    this.level--
     this.depth -= 2
-    return rowsFromColumns(shape, n, columns, this.compiles)
+    if (!whole) throw corrupt('a records column has the wrong length')
+    const rows = rowsFromColumns(shape, n, columns, into !== undefined && n === expected ? into : new Array<unknown>(n), this.compiles)
+    if (this.columns !== undefined) for (let j = 0; j < columns.length; j++) this.columns.release(level, j, columns[j] as unknown[], n)
+    return rows
+  }
+
+  // Column `j` of RECORDS of `n` rows at nesting `level`: an array of `n` values (plain, DELTA or
+  // RECORDS), read into the pool's array for it; undefined when it is anything else. Counts,
+  // depth, work and errors are those of reading the column as a value.
+  private column(level: number, j: number, n: number): unknown[] | undefined {
+    if (this.columns === undefined || n < POOLED_FROM) {
+      const value = this.value()
+      return Array.isArray(value) && value.length === n ? value : undefined
+    }
+    const into = this.columns.take(level, j, n)
+    this.need(1)
+    const b = this.bytes[this.pos] as number
+    let value: unknown
+    if (this.prefix || b < 0xc7 || (b > 0xc9 && b < 0xd4) || b > 0xd8) value = this.arrayInto(into, n)
+    else {
+      this.pos++
+      value = this.ext(b >= 0xd4 ? 1 << (b - 0xd4) : this.uint(b === 0xc7 ? 1 : b === 0xc8 ? 2 : 4), into, n)
+    }
+    if (value === into) return into
+    return Array.isArray(value) && value.length === n ? value : undefined
+  }
+
+  // The next value, read into `into` when it is an array of exactly `n` values; anything else
+  // (an object marked by a SHAPE too) is read as value() reads it.
+  private arrayInto(into: unknown[], n: number): unknown {
+    const b = this.bytes[this.pos] as number
+    if ((b & 0xf0) !== 0x90 && b !== 0xdc && b !== 0xdd) return this.value()
+    this.pos++
+    const length = b < 0xa0 ? b & 0x0f : this.uint(b === 0xdc ? 2 : 4)
+    return this.array(length, length === n ? into : undefined)
+  }
+
+  // DELTA data that is a RECORDS column of `n` rows, summed in `into`.
+  private deltaColumn(into: unknown[], n: number): unknown {
+    this.enter()
+    const values = this.arrayInto(into, n)
+    this.depth--
+    return fromDeltas(values, values === into ? n : undefined)
   }
 
   // The shape whose keys the next value lists (a msgpack array of `k` strings), from the shape

@@ -5,6 +5,7 @@
 // deflate bytes and the portable file's are read by both.
 import { promisify } from 'node:util'
 import * as zlib from 'node:zlib'
+import { ColumnPool } from '../column-pool.js'
 import { inflateFailure, type InflateFailure, type Platform } from './platform.js'
 
 // Below these sizes the async functions work synchronously: handing zlib work to the thread pool
@@ -70,6 +71,7 @@ export const platform: Platform = {
   name: 'node:zlib',
   compressThreshold: 1024,
   asyncDeflateMin: ASYNC_DEFLATE_MIN,
+  columnPool: () => new ColumnPool(),
   deflateSync(data, level, dictionary) {
     return toBytes(zlib.deflateRawSync(data, deflateOptions(data.length, level, dictionary)))
   },

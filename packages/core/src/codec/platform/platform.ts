@@ -1,3 +1,5 @@
+import type { ColumnPool } from '../column-pool.js'
+
 /** Raw deflate compression level: 0 stores, 1 is fastest, 9 is smallest. */
 export type CompressionLevel = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9
 
@@ -29,6 +31,11 @@ export interface Platform {
   readonly compressThreshold: number
   /** Payloads smaller than this are deflated synchronously even by deflateAsync (the hand-off costs more). */
   readonly asyncDeflateMin: number
+  /**
+   * Makes the arrays a decoder reads large RECORDS columns into, kept from one decode to the next
+   * (see column-pool.ts); none where new arrays cost less.
+   */
+  readonly columnPool?: () => ColumnPool
   deflateSync(data: Uint8Array, level: CompressionLevel, dictionary: Uint8Array | undefined): Uint8Array
   inflateSync(data: Uint8Array, expectedLength: number, dictionary: Uint8Array | undefined): Uint8Array
   /**

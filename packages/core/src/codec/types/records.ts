@@ -54,16 +54,11 @@ export function worthRecords(first: Record<string, unknown>, keys: readonly stri
 }
 
 /**
- * Builds the rows of RECORDS from decoded columns.
- * @throws {StowageError} CORRUPT unless every column is an array of `count` values.
+ * Builds the rows of RECORDS into `rows[0..count)` from columns that each hold (at least) `count`
+ * values; the decoder has checked their lengths.
  */
-export function rowsFromColumns(shape: Shape, count: number, columns: unknown[], allowance: CompileAllowance): Record<string, unknown>[] {
-  for (const column of columns) {
-    if (!Array.isArray(column) || column.length !== count) throw corrupt('a records column has the wrong length')
-  }
-  const rows = new Array<Record<string, unknown>>(count)
-  const cols = columns as unknown[][]
-  for (let i = 0; i < count; i++) rows[i] = shape.row(cols, i, allowance)
+export function rowsFromColumns(shape: Shape, count: number, columns: readonly (readonly unknown[])[], rows: unknown[], allowance: CompileAllowance): unknown[] {
+  for (let i = 0; i < count; i++) rows[i] = shape.row(columns, i, allowance)
   return rows
 }
 
@@ -105,13 +100,14 @@ export function isMonotonicIntegers(items: readonly unknown[]): boolean {
 }
 
 /**
- * Turns DELTA data (first value, then differences) into the integers, in place.
+ * Turns DELTA data (first value, then differences) into the integers, in place: the first `n`
+ * values of `items` (all of them by default; a column array the decoder reuses may be longer).
  * @throws {StowageError} CORRUPT for an empty array, a non-integer or a sum past ±2^53.
  */
-export function fromDeltas(items: unknown): number[] {
-  if (!Array.isArray(items) || items.length === 0) throw corrupt('bad delta extension')
+export function fromDeltas(items: unknown, n?: number): number[] {
+  if (!Array.isArray(items) || (n ??= items.length) === 0) throw corrupt('bad delta extension')
   let acc = 0
-  for (let i = 0; i < items.length; i++) {
+  for (let i = 0; i < n; i++) {
     const d = items[i]
     if (typeof d !== 'number' || !Number.isSafeInteger(d)) throw corrupt('bad delta extension')
     acc += d
