@@ -294,9 +294,9 @@ What the misses above come from, as measured (figures of a given run vary; the c
   8 bytes); inflating and decoding 15 MiB costs 61 ms warm, the rest is the new process touching
   the new memory. Counting inflated bytes dearer would store sparse honest values (zeros in typed
   arrays) uncompressed, so it waits for measurements of that trade.
-- **What \`@stowage/persist\` + \`@stowage/idb\` add to an app: 32.5 KiB gzipped against issue 18's
+- **What \`@stowage/persist\` + \`@stowage/idb\` add to an app: 32.8 KiB gzipped against issue 18's
   20 KiB** (idb-keyval with TanStack's persister: 0.9 KiB; the compression worker added 0.8 KiB).
-  Most of it is \`@stowage/core\`'s codec (23.4 KiB: shapes, the string table, RECORDS, the limits and the work budget, the portable
+  Most of it is \`@stowage/core\`'s codec (23.8 KiB: shapes, the string table, RECORDS, the limits and the work budget, the portable
   build's check for bytes after a deflate stream, the messages that name bytes which became text),
   which the persister needs whole to read any envelope; \`packages/persist/scripts/check-size.mjs\`
   keeps it from growing unnoticed.
@@ -350,24 +350,25 @@ What the misses above come from, as measured (figures of a given run vary; the c
   of payload Stowage does not deflate (\`compressThreshold\`, section "Compression policy"), so it
   stores ~830 B of MessagePack; a trained dictionary would take it far lower, but is not a default.
 - **Issue 25, the Cache with its in-process tier off against msgpackr in the article's benchmark
-  (≥ 0.9× at every N, ≥ 1.0× as a mean).** 0.74–1.10× in this run, mean 0.91× (0.86× in the
-  previous RESULTS run); the runs of 2026-11-25 gave 0.84–1.31× and a mean of 0.99× in another.
-  At N = 1 to 1,000 the Cache's read path around the codec is what costs: the breaker, the store
-  call, the claim, an async decode, 16.1 KiB allocated per request against the codec variant's
-  10.6 (18.4 before one timer for all of the store's deadlines and fewer async steps, section
-  "Where the read path spends and allocates at N = 10,000"). N = 1 is where this machine's runs
-  differ most: 0.74× here, where the codec variant, untouched at that N, is 0.76× too (0.98–0.99×
-  in other runs). At N = 10,000 garbage collection decides it (0.89× here).
+  (≥ 0.9× at every N, ≥ 1.0× as a mean).** 0.87–1.19× in this run, mean 0.95× (0.86× in the
+  previous RESULTS run); other runs of 2026-11-25 gave means of 0.84–0.99×. Missed at N = 100 to
+  10,000 by 1–3 points. From N = 10 to 1,000 the Cache's read path around the codec is what costs:
+  the breaker, the store call, the claim, an async decode, 16.1 KiB allocated per request against
+  the codec variant's 10.6 (18.4 before one timer for all of the store's deadlines and fewer async
+  steps, section "Where the read path spends and allocates at N = 10,000"); the codec variant
+  itself is 0.87–0.97× there. N = 1 is where this machine's runs differ most (the codec variant,
+  untouched at that N, gave 0.76–1.09× over the day's runs). At N = 10,000 garbage collection
+  decides it.
 - **Issue 25, the Cache as its README configures it ≥ 1.3× msgpackr.** A hit of the in-process tier
-  skips Redis and the decode, 1.61–1.68× at N = 1 and 10, but Fastify still turns the reply into
+  skips Redis and the decode, 1.38–1.70× up to N = 100, but Fastify still turns the reply into
   JSON, about half of the server's CPU from N = 1,000 in every variant, so from N = 1,000 a hit
-  saves a smaller share: 1.17–1.24× here (1.12–1.19× in the previous run). At N = 1,000,000 every
-  variant waits on ~80 MB of \`JSON.stringify\` per reply; 10 requests each give 0.85–1.32×, noise.
-- **Issue 25, GC within 5 points of msgpackr's.** Missed at N = 10,000: 16–17% for the Stowage
-  variants in this run against msgpackr's 5.7% (11–17% over three runs of 2026-11-25, 14–28%
-  before). A request now allocates as much as msgpackr's (the decoder keeps its columns from one
-  decode to the next); V8's pretenuring still lands on the costly side for Stowage's rows more
-  often than for msgpackr's (section "Where the read path spends and allocates at N = 10,000").
+  saves a smaller share: 1.13–1.20× at N = 1,000 and 10,000 here. At N = 1,000,000 every variant
+  waits on ~80 MB of \`JSON.stringify\` per reply; 10 requests each give 0.67–1.07×, noise.
+- **Issue 25, GC within 5 points of msgpackr's.** Missed at N = 10,000: 12.6% and 17.0% for the
+  Stowage variants here against msgpackr's 4.6% (25–26% in a run of the same day without the
+  columns the decoder now keeps on Node). A request now allocates as much as msgpackr's; V8's
+  pretenuring still lands on the costly side for Stowage's rows more often than for msgpackr's
+  (section "Where the read path spends and allocates at N = 10,000").
 - **Hostile, 2^26 paths within maxDepth** (beyond the issue's list): the encoder walks items until
   the count passes \`maxItems\` (4 Mi by default), about a quarter of a second; a smaller
   \`maxItems\` refuses it sooner.
@@ -409,33 +410,39 @@ const ARTICLE_FINDINGS = `Findings (issue 25, item 3; measured on 2026-11-24 wit
   0.91× msgpackr's req/s); the Cache with its tier off, which decodes the same way, in four of four
   (18–21%); msgpackr on the cheap side every time (4–8%). Which side a run lands on is the largest
   single cause of the spread of the Stowage variants' req/s at this N.
-- **What changed on 2026-11-25: the decoder keeps its columns.** RECORDS columns are read into
-  arrays the decoder keeps from one decode to the next (packages/core/src/codec/column-pool.ts:
-  one per column and nesting level, emptied after use, at most 2^19 slots), and nested RECORDS
-  and DELTA columns are filled in place. Decoding W1-10,000 in a loop that keeps nothing: 30
-  young-generation GCs per 2,000 decodes, against 48 before and msgpackr's 30 (~1.2 MiB allocated
-  per decode, 2.0 MiB before). In the server (the profile above) the decoder's own sites allocate
-  ~157 KiB a request (the array of rows and the boxed \`createdAt\` sums) against msgpackr's
-  ~238 KiB, and everything 3,317 KiB against msgpackr's 3,365 KiB. With
-  \`--no-allocation-site-pretenuring\` both now run 176–190 young-generation GCs per 1,000 decodes
-  (244 against 153 before).
-- **Still missed: GC within 5 points, and why.** At N = 10,000 the Stowage variants spent 11–17%
-  of the server's time in GC over three runs on 2026-11-25 (Cache with its tier off / codec: 13.1
-  / 11.2, 16.2 / 17.0, 13.5 / 11.3%), against 18–21% and 14–28% before; msgpackr 4.8–6.1%. One
-  run of the same session with fresh arrays for the columns (the change undone): 18.0 / 20.6%.
-  What a request allocates is now the same as msgpackr's; what remains is V8's pretenuring, which
-  in the decode loop puts msgpackr on the cheap side in two fresh processes of three and Stowage in
-  none. Keeping DELTA sums in a \`Float64Array\` was tried: it moved the boxing of \`createdAt\` from
-  the decoder to the row builder (the same ~156 KiB), gave 17.2 / 18.1% in its run, and was not
-  kept.
+- **What changed on 2026-11-25: on Node the decoder keeps its columns.** RECORDS of 4,096 rows
+  and more are read into column arrays the decoder keeps from one decode to the next
+  (packages/core/src/codec/column-pool.ts: one per column and nesting level, emptied after use, at
+  most 2^19 slots; the Node platform makes the pool), and their nested RECORDS and DELTA columns
+  are filled in place. In the server at N = 10,000 (the profile above) a request allocates
+  3,389 KiB against msgpackr's 3,333 (4,320 against 3,370 in a run the same day without the pool),
+  and the Stowage variants served 1.15× and 1.22× msgpackr's requests in the profile (0.87× in the
+  run without). With \`--no-allocation-site-pretenuring\` the decode loop runs 177–182
+  young-generation GCs per 1,000 decodes against msgpackr's 171–179 (242–295 without the pool).
+- **Why only on Node, and only from 4,096 rows.** Every store into an array the pool keeps (in the
+  old generation) passes V8's write barrier. In a loop that keeps no value alive, where scavenges
+  are cheap, that costs more than the allocations it saves: with the pool, W1-10,000 decoded 7–8%
+  slower in Node and 21% slower in Chromium, and W1-1,000 20% slower in Chromium (old and new code
+  alternating in one process or page). In the server, where ~10 responses in flight make every
+  scavenge copy megabytes, fewer scavenges win: GC 11–17% in four runs with the pool against
+  25–26% in the run without (msgpackr 4–6%), and 0.85–1.09× msgpackr's requests per second against
+  0.73–0.75×. Browsers and other runtimes, and tables under 4,096 rows, read into new arrays as
+  before: in Chromium the portable build now decodes the four real corpora, W1-1,000 and
+  W1-10,000 at 0.98–1.01× the previous code.
+- **Still missed: GC within 5 points.** 12.6% and 17.0% for the Stowage variants at N = 10,000 in
+  the run above, against msgpackr's 4.6%. With allocations now equal, what remains is V8's
+  pretenuring: in the decode loop with V8's defaults msgpackr lands on the cheap side in one or two
+  fresh processes of three, Stowage in at most one. Keeping DELTA sums in a \`Float64Array\` was
+  tried: it moved the boxing of \`createdAt\` from the decoder to the row builder (the same
+  ~156 KiB) and gave 17–18% GC in its run; not kept.
 - **The Cache's read path around the codec (2026-11-25).** One timer for all of a Redis store's
   command deadlines instead of a timer and a \`Promise.race\` per call, no async frame of its own in
   the store's call, the breaker's closed path or opening an entry without tags, schema or
   dictionaries. In the profile at N = 1 the Cache with its tier off served 0.91× msgpackr's
   requests (55,327 against 60,985), 0.82× before (41,125 against 50,439); 16.1 KiB allocated per
-  request, 18.4 before, against the codec variant's 10.6. In the full run above it is 0.74× at
-  N = 1, where the codec variant, which none of these changes touches at N = 1, is 0.76× (0.98–0.99× in other runs):
-  at N = 1 this machine's runs differ by ±15%.
+  request, 18.4 before, against the codec variant's 10.6. In the full run above it is 1.00× at
+  N = 1 (0.74–0.86× in the other runs of the day, where the codec variant, which none of these
+  changes touches at N = 1, gave 0.76–1.03×): at N = 1 this machine's runs differ by ±15%.
 `
 
 const results = `# Benchmark results

@@ -30,10 +30,13 @@ import { gzipSync } from 'node:zlib'
 // The persister's bundle needs neither. Issue 25 added ~0.3 KiB to the codec and ~0.4 KiB to the
 // whole: decode names the cause when it is handed text (a string, or the "193,2,0,…" that ioredis
 // stores for a plain Uint8Array) instead of a bare BAD_MAGIC, and the platform's handOut on every
-// byte result: budgets 23.5 and 38.5 KiB. The budgets catch the next growth.
+// byte result: budgets 23.5 and 38.5 KiB. Issue 25 (item 3) added ~0.4 KiB to both: on Node the
+// decoder reads large RECORDS into column arrays it keeps (column-pool.ts, in the Node platform
+// file only), and every build carries the decoder's code for it: budgets 24 and 39 KiB. The
+// budgets catch the next growth.
 const budgets = [
-  ['the codec', "export { encode, decode, encodeAsync, decodeAsync, createCodec, StowageError } from './dist/index.js'", 23.5 * 1024],
-  ['codec + Cache + memory store', "export * from './dist/index.js'", 38.5 * 1024],
+  ['the codec', "export { encode, decode, encodeAsync, decodeAsync, createCodec, StowageError } from './dist/index.js'", 24 * 1024],
+  ['codec + Cache + memory store', "export * from './dist/index.js'", 39 * 1024],
 ]
 
 let over = false
