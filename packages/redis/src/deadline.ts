@@ -35,9 +35,10 @@ export async function withDeadline<T>(work: Promise<T>, ms: number, what: string
 interface Waiting {
   readonly at: number
   readonly what: string
-  readonly work: Promise<unknown>
-  readonly reject: (e: unknown) => void
-  settled: boolean
+  // Dropped once the call is settled: an entry stays queued until the timer passes it, and must
+  // not keep the reply (a large value, say) alive until then.
+  work: Promise<unknown> | undefined
+  reject: ((e: unknown) => void) | undefined
 }
 
 type Timer = ReturnType<typeof setTimeout> & { ref?: () => unknown; unref?: () => unknown }
@@ -54,7 +55,6 @@ export class Deadlines {
   private head = 0
   private waiting = 0
   private timer: Timer | undefined
-  private held = false
 
   /**
    * @param ms - how long each call may take.
@@ -73,7 +73,7 @@ export class Deadlines {
    */
   run<T>(work: Promise<T>, what: string): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const entry: Waiting = { at: performance.now() + this.ms, what, work, reject, settled: false }
+      const entry: Waiting = { at: performance.now() + this.ms, what, work, reject }
       this.queue.push(entry)
       if (++this.waiting === 1) this.hold()
       work.then(
@@ -89,15 +89,14 @@ export class Deadlines {
 
   // Whether `entry` was still waiting (it is not any more).
   private settle(entry: Waiting): boolean {
-    if (entry.settled) return false
-    entry.settled = true
+    if (entry.work === undefined) return false
+    entry.work = entry.reject = undefined
     if (--this.waiting === 0) this.release()
     return true
   }
 
   // A call waits: the timer runs and keeps the process alive.
   private hold(): void {
-    this.held = true
     if (this.timer === undefined) this.timer = setTimeout(() => this.fire(), this.ms) as Timer
     else this.timer.ref?.()
   }
@@ -105,7 +104,6 @@ export class Deadlines {
   // No call waits: the timer may stay set (it is cheaper than setting one per call), but must not
   // keep the process alive; a runtime whose timers cannot be unreferenced stops it.
   private release(): void {
-    this.held = false
     this.queue = []
     this.head = 0
     if (this.timer?.unref !== undefined) this.timer.unref()
@@ -125,14 +123,15 @@ export class Deadlines {
     let expired = 0
     while (this.head < queue.length) {
       const entry = queue[this.head] as Waiting
-      if (!entry.settled && entry.at > now) break
+      const { work, reject } = entry
+      if (work !== undefined && entry.at > now) break
       this.head++
-      if (entry.settled) continue
-      entry.settled = true
+      if (work === undefined || reject === undefined) continue
+      entry.work = entry.reject = undefined
       expired++
-      entry.work.catch(() => {}) // a late failure of a timed-out call must not become an unhandled rejection
+      work.catch(() => {}) // a late failure of a timed-out call must not become an unhandled rejection
       this.onTimeout?.()
-      entry.reject(timeoutError(entry.what, this.ms, this.cause))
+      reject(timeoutError(entry.what, this.ms, this.cause))
     }
     if ((this.waiting -= expired) === 0) return this.release()
     if (this.head > 1024 && this.head * 2 > queue.length) {

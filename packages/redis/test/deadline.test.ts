@@ -2,6 +2,8 @@
 // answer in time keep their own result, calls that do not are STORE_ERROR at their deadline (not
 // another call's), and a store with nothing waiting never keeps the process alive.
 import { spawnSync } from 'node:child_process'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { StowageError, StowageErrorCode } from '@stowage/core'
@@ -69,6 +71,22 @@ describe('Deadlines', () => {
     } finally {
       process.off('unhandledRejection', listen)
     }
+  })
+
+  it('keeps no answer alive once it is handed over, while other calls still wait', async () => {
+    setFlagsFromString('--expose-gc')
+    const gc = runInNewContext('gc') as () => void
+    const deadlines = new Deadlines(5000)
+    const slow = deadlines.run(later(300, 'slow'), 'GET')
+    let answer: WeakRef<object> | undefined
+    await (async () => {
+      const reply = await deadlines.run(Promise.resolve({ bytes: new Uint8Array(1 << 20) }), 'GET')
+      answer = new WeakRef(reply)
+    })()
+    await later(10, null)
+    gc()
+    expect(answer?.deref()).toBeUndefined()
+    expect(await slow).toBe('slow')
   })
 
   it('thousands of calls at once each get their own answer', async () => {
