@@ -425,8 +425,8 @@ const ARTICLE_FINDINGS = `Findings (issue 25, item 3; measured on 2026-11-24 wit
   slower in Node and 21% slower in Chromium, and W1-1,000 20% slower in Chromium (old and new code
   alternating in one process or page). In the server, where ~10 responses in flight make every
   scavenge copy megabytes, fewer scavenges win: GC 11–17% in four runs with the pool against
-  25–26% in the run without (msgpackr 4–6%), and 0.85–1.09× msgpackr's requests per second against
-  0.73–0.75×. Browsers and other runtimes, and tables under 4,096 rows, read into new arrays as
+  18–26% in two runs without (msgpackr 4–6%), and 0.85–1.09× msgpackr's requests per second against
+  0.73–0.96×. Browsers and other runtimes, and tables under 4,096 rows, read into new arrays as
   before: in Chromium the portable build now decodes the four real corpora, W1-1,000 and
   W1-10,000 at 0.98–1.01× the previous code.
 - **Still missed: GC within 5 points.** 12.6% and 17.0% for the Stowage variants at N = 10,000 in
