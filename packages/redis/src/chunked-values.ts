@@ -111,11 +111,15 @@ export class ChunkedValues {
   }
 
   /**
-   * A plain value as it is; a manifest replaced by the value its chunks hold.
-   * @throws {StowageError} CORRUPT for a damaged manifest or chunks that do not match it.
+   * A plain value as it is (at once, without a promise: every read of a plain value comes through
+   * here); a manifest replaced by the value its chunks hold.
+   * @throws {StowageError} CORRUPT for a damaged manifest or chunks that do not match it (as a rejection).
    */
-  async resolve(key: string, bytes: Uint8Array, retried = false): Promise<Uint8Array | undefined> {
-    if (!startsWithMagic(bytes)) return bytes
+  resolve(key: string, bytes: Uint8Array, retried = false): Uint8Array | Promise<Uint8Array | undefined> {
+    return startsWithMagic(bytes) ? this.resolveManifest(key, bytes, retried) : bytes
+  }
+
+  private async resolveManifest(key: string, bytes: Uint8Array, retried: boolean): Promise<Uint8Array | undefined> {
     const manifest = readManifest(bytes)
     if (manifest === undefined || !plausible(manifest)) {
       throw new StowageError(StowageErrorCode.CORRUPT, `the chunk manifest under ${key} is damaged (${manifest === undefined ? 'not 40 bytes' : `${manifest.count} chunks for ${manifest.length} bytes`})`)

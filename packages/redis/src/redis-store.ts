@@ -7,7 +7,7 @@ import { Deadlines } from './deadline.js'
 import { isChunkName } from './chunk-names.js'
 import { ChunkedValues } from './chunked-values.js'
 import { setHeadFenced } from './fenced-set.js'
-import { MANIFEST_MAGIC, startsWithMagic } from './chunks.js'
+import { MANIFEST_MAGIC } from './chunks.js'
 import { ENSURE } from './scripts.js'
 import { bySlot } from './slots.js'
 
@@ -95,14 +95,14 @@ class RedisStoreImpl implements RedisStore {
   async get(key: string): Promise<Uint8Array | undefined> {
     checkKey(key)
     const bytes = await this.call('GET', (a) => a.get(key))
-    return bytes === null ? undefined : startsWithMagic(bytes) ? this.chunks.resolve(key, bytes) : bytes
+    return bytes === null ? undefined : this.chunks.resolve(key, bytes)
   }
 
   async getWithTtl(key: string): Promise<{ value: Uint8Array; ttl: number | undefined } | undefined> {
     checkKey(key)
     const [bytes, pttl] = await this.call('GET', (a) => a.getWithPttl(key))
     if (bytes === null) return undefined
-    const value = startsWithMagic(bytes) ? await this.chunks.resolve(key, bytes) : bytes
+    const value = await this.chunks.resolve(key, bytes)
     return value === undefined ? undefined : { value, ttl: pttl === -1 ? undefined : Math.max(1, pttl) }
   }
 
