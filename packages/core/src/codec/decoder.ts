@@ -608,7 +608,7 @@ export class Decoder {
     this.depth -= 2
     if (!whole) throw corrupt('a records column has the wrong length')
     const rows = rowsFromColumns(shape, n, columns, into !== undefined && n === expected ? into : new Array<unknown>(n), this.compiles)
-    if (this.columns !== undefined) for (let j = 0; j < columns.length; j++) this.columns.release(level, j, columns[j] as unknown[], n)
+    if (this.columns !== undefined && n >= POOLED_FROM) for (let j = 0; j < columns.length; j++) this.columns.release(level, j, columns[j] as unknown[], n)
     return rows
   }
 

@@ -11,7 +11,10 @@ export interface InflateFailure extends Error {
   readonly problem: InflateProblem
 }
 
-/** Builds an {@link InflateFailure}. Platform files import nothing else from core, so they stay one small file each. */
+/**
+ * Builds an {@link InflateFailure}. Platform files import nothing else from core but the Node
+ * file's column pool (column-pool.ts, which imports nothing), so they stay small files each.
+ */
 export function inflateFailure(problem: InflateProblem, message: string, cause?: unknown): InflateFailure {
   return Object.assign(new Error(message, { cause }), { problem })
 }
