@@ -227,7 +227,7 @@ export class Decoder {
     const b = this.bytes[this.pos++] as number
     if (b < 0x80) return b
     if (b < 0x90) return this.map(b & 0x0f)
-    if (b < 0xa0) return this.array(b & 0x0f)
+    if (b < 0xa0) return this.array(b & 0x0f, undefined)
     if (b < 0xc0) return this.text(b & 0x1f)
     if (b >= 0xe0) return b - 0x100
     switch (b) {
@@ -244,11 +244,11 @@ export class Decoder {
       case 0xc6:
         return this.binValue(this.uint(4))
       case 0xc7:
-        return this.ext(this.uint(1))
+        return this.ext(this.uint(1), undefined, 0)
       case 0xc8:
-        return this.ext(this.uint(2))
+        return this.ext(this.uint(2), undefined, 0)
       case 0xc9:
-        return this.ext(this.uint(4))
+        return this.ext(this.uint(4), undefined, 0)
       case 0xca:
         this.need(4)
         this.scratch(4)
@@ -298,19 +298,19 @@ export class Decoder {
           this.pos += 2
           return this.tableString(this.bytes[this.pos - 1] as number)
         }
-        return this.ext(1)
+        return this.ext(1, undefined, 0)
       case 0xd5:
         if (this.bytes[this.pos] === ExtType.STRING && this.pos + 3 <= this.end) {
           this.pos += 3
           return this.tableString(((this.bytes[this.pos - 2] as number) << 8) | (this.bytes[this.pos - 1] as number))
         }
-        return this.ext(2)
+        return this.ext(2, undefined, 0)
       case 0xd6:
-        return this.ext(4)
+        return this.ext(4, undefined, 0)
       case 0xd7:
-        return this.ext(8)
+        return this.ext(8, undefined, 0)
       case 0xd8:
-        return this.ext(16)
+        return this.ext(16, undefined, 0)
       case 0xd9:
         return this.text(this.uint(1))
       case 0xda:
@@ -318,9 +318,9 @@ export class Decoder {
       case 0xdb:
         return this.text(this.uint(4))
       case 0xdc:
-        return this.array(this.uint(2))
+        return this.array(this.uint(2), undefined)
       case 0xdd:
-        return this.array(this.uint(4))
+        return this.array(this.uint(4), undefined)
       case 0xde:
         return this.map(this.uint(2))
       case 0xdf:
@@ -354,8 +354,10 @@ export class Decoder {
     this.pos = p + size
   }
 
-  // `into`: where the elements go (a RECORDS column the pool keeps, see column()).
-  private array(n: number, into?: unknown[]): unknown {
+  // `into`: where the elements go (a RECORDS column the pool keeps, see column()). Every call
+  // passes both arguments: SpiderMonkey's JIT pays extra for a call with fewer arguments than
+  // parameters, and array() is called for every array of a payload.
+  private array(n: number, into: unknown[] | undefined): unknown {
     // Counted first (so the start of a payload shows a count past maxItems), then every element
     // takes at least one byte: counts the input cannot hold are refused before allocating.
     this.count(n)
@@ -486,8 +488,8 @@ export class Decoder {
     return out
   }
 
-  // `into` and `n`: the extension is a RECORDS column (see column()).
-  private ext(length: number, into?: unknown[], n = 0): unknown {
+  // `into` and `n`: the extension is a RECORDS column (see column()); passed by every call, as array()'s.
+  private ext(length: number, into: unknown[] | undefined, n: number): unknown {
     this.need(this.prefix ? 1 : 1 + length)
     const type = ((this.bytes[this.pos] as number) << 24) >> 24
     const start = this.pos + 1
@@ -581,7 +583,7 @@ export class Decoder {
 
   // RECORDS data: [count, keys, column 0, …, column k-1], read field by field. The rows go into
   // `into` when there are `expected` of them (RECORDS that are a column of RECORDS around them).
-  private records(into?: unknown[], expected = -1): unknown[] {
+  private records(into: unknown[] | undefined, expected: number): unknown[] {
     this.enter()
     this.need(1)
     const head = this.bytes[this.pos++] as number
