@@ -299,6 +299,36 @@ describe('whole-client persister', () => {
     expect(await store.get(badKey)).toBeUndefined()
   })
 
+  it('restores many deflated segments in their saved order while it inflates ahead, leaving out a damaged and a missing one', async () => {
+    const name = dbName()
+    const qc = client()
+    for (let i = 0; i < 40; i++) qc.setQueryData(['post', i], { i, text: `post ${i}: ${'lorem ipsum '.repeat(300)}` })
+    await persistQueryClientSave({ queryClient: qc, persister: createStowageClientPersister({ dbName: name, throttleTime: 0, segmentBytes: 8000 }) })
+    const store = createIdbStore({ dbName: name })
+    const { segments } = createCodec().decode<{ segments: string[] }>((await store.get('tanstack-query-client:manifest'))!)
+    expect(segments.length).toBeGreaterThanOrEqual(10)
+    const segmentKey = (id: string) => `tanstack-query-client:s:${id}`
+    // Deflated, so that a browser's restore inflates them in its worker.
+    for (const id of segments) expect(inspect((await store.get(segmentKey(id)))!).compression).toBe('deflate-raw')
+    const damaged = (await store.get(segmentKey(segments[3]!)))!
+    damaged[damaged.length - 1]! ^= 0xff
+    await store.set(segmentKey(segments[3]!), damaged)
+    await store.delete(segmentKey(segments[6]!))
+    // What each remaining segment holds, read one by one in the manifest's order.
+    const expected: string[] = []
+    for (const [n, id] of segments.entries()) {
+      if (n === 3 || n === 6) continue
+      for (const query of createCodec().decode<Array<{ queryHash: string }>>((await store.get(segmentKey(id)))!)) expected.push(query.queryHash)
+    }
+    const restored = await createStowageClientPersister({ store }).restoreClient()
+    expect(restored!.clientState.queries.map((q) => q.queryHash)).toStrictEqual(expected)
+    expect(expected.length).toBeGreaterThan(20)
+    expect(expected.length).toBeLessThan(40)
+    const again = client()
+    await persistQueryClientRestore({ queryClient: again, persister: createStowageClientPersister({ store }) })
+    expect(again.getQueryData(['post', 39])).toStrictEqual({ i: 39, text: `post 39: ${'lorem ipsum '.repeat(300)}` })
+  })
+
   it('reports a query no envelope can hold as UNSUPPORTED_TYPE and writes the others', async () => {
     const errors: StowageError[] = []
     const store = recordingStore()

@@ -1,6 +1,6 @@
 // A restore of the whole client: the manifest, then every segment it lists in one batch read (one
-// IndexedDB transaction), each decoded as one value, the next segment inflating while this one is
-// decoded (in a worker where one can run, natively on the main thread otherwise), with a pause for
+// IndexedDB transaction), each decoded as one value, the next few segments inflating while this one
+// is decoded (in a worker where one can run, natively on the main thread otherwise), with a pause for
 // the page between segments.
 // A segment or query that is damaged, or decodes to something `hydrate` could not take, is left
 // out alone (and cleaned up by the next save); a missing one (evicted for quota) likewise.
@@ -13,15 +13,34 @@ import { manifestKey, readManifest, segmentKey } from './client-layout.js'
 import { isDehydratedQuery, type DehydratedQuery } from './query-shape.js'
 import { fingerprint, type Held, type SegmentBook, type SegmentContext } from './segment-book.js'
 
-// The elements of one segment, or `undefined` when it is damaged or not a segment. A worker that
-// fails (rather than finding the bytes damaged) leaves the segment to the main thread.
-async function openSegment(ctx: SegmentContext, bytes: Uint8Array, worker: CompressionWorker | undefined): Promise<readonly unknown[] | undefined> {
+// How many segments a restore inflates ahead of the one it decodes (at most this many inflated
+// segments, ~512 KiB each, wait at once). Inflating only the next one after decoding this one left
+// the worker and the main thread taking turns: after a real reload in Chromium 156, each of 67
+// segments waited 2–7 ms for its inflate (apps/bench, persist-bench.ts).
+const READ_AHEAD = 4
+
+// The elements of one segment, or `undefined` when it is damaged or not a segment. The worker may
+// inflate it at once, but it is decoded only once `turn` resolves: in the restore's loop, between
+// its pauses for the page, not in whichever task the worker's answer arrives. A worker that fails
+// (rather than finding the bytes damaged) leaves the segment to the main thread.
+async function openSegment(ctx: SegmentContext, bytes: Uint8Array, worker: CompressionWorker | undefined, turn: Promise<void>): Promise<readonly unknown[] | undefined> {
   let value: unknown
   try {
-    value = await ctx.segmentCodec.decodeAsync<unknown>(bytes, worker && { inflate: worker.inflate })
+    if (worker === undefined) {
+      await turn
+      value = await ctx.segmentCodec.decodeAsync<unknown>(bytes)
+    } else {
+      const inflate = async (deflated: Uint8Array, payloadLength: number) => {
+        const payload = await worker.inflate(deflated, payloadLength)
+        await turn
+        return payload
+      }
+      value = await ctx.segmentCodec.decodeAsync<unknown>(bytes, { inflate })
+    }
   } catch (e) {
     if (worker === undefined || StowageError.isInstance(e)) return undefined
     try {
+      await turn
       value = await ctx.segmentCodec.decodeAsync<unknown>(bytes)
     } catch {
       return undefined
@@ -75,14 +94,23 @@ async function restoreWith(ctx: SegmentContext, book: SegmentBook, worker: Compr
     ctx.store,
     manifest.segments.map((id) => segmentKey(ctx.key, id)),
   )
-  const open = (i: number) => (stored[i] === undefined ? Promise.resolve(undefined) : openSegment(ctx, stored[i] as Uint8Array, worker))
+  // Segment i is inflated as soon as it is opened and decoded once `turns[i]` is called.
+  const turns: Array<() => void> = []
+  const open = (i: number) => {
+    if (stored[i] === undefined) return Promise.resolve(undefined)
+    const turn = new Promise<void>((resolve) => (turns[i] = resolve))
+    return openSegment(ctx, stored[i] as Uint8Array, worker, turn)
+  }
   const queries: DehydratedQuery[] = []
   const held = new Map<string, Held>()
   const slice = slicer(ctx.sliceMs)
-  let next = open(0)
+  const opening = new Map<number, Promise<readonly unknown[] | undefined>>()
+  for (let i = 0; i < Math.min(READ_AHEAD, manifest.segments.length); i++) opening.set(i, open(i))
   for (let i = 0; i < manifest.segments.length; i++) {
-    const elements = await next
-    next = open(i + 1)
+    turns[i]?.()
+    const elements = await opening.get(i)
+    opening.delete(i)
+    if (i + READ_AHEAD < manifest.segments.length) opening.set(i + READ_AHEAD, open(i + READ_AHEAD))
     const id = manifest.segments[i] as string
     if (elements === undefined) {
       // Missing: not listed again by the next save. Damaged: deleted by it too.
