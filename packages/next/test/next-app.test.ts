@@ -1,6 +1,7 @@
-// A real Next.js 16 app (test/next-app: an ISR page, a route that calls revalidatePath), built with
-// `next build` and run as two `next start` processes on one Redis of this test's own, both of
-// Next's cache handlers on @stowage/next (the built package: turbo builds it before the tests).
+// A real Next.js 16 app (test/next-app: an ISR page, a page around a 'use cache' function, a route
+// that calls revalidatePath or revalidateTag), built with `next build` and run as two `next start`
+// processes on one Redis of this test's own, both of Next's cache handlers on @stowage/next (the
+// built package: turbo builds it before the tests).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -39,6 +40,13 @@ async function page(url: string, path: string): Promise<{ status: number; cache:
   return { status: response.status, cache: response.headers.get('x-nextjs-cache'), rendered: /rendered by \d+ at \d+/.exec(html)?.[0] }
 }
 
+// A 'use cache' page as an instance serves it: the cached function's text.
+async function quote(url: string, path: string): Promise<{ status: number; computed: string | undefined }> {
+  const response = await fetch(`${url}${path}`)
+  const html = await response.text()
+  return { status: response.status, computed: /quote \d+ computed by \d+ at \d+/.exec(html)?.[0] }
+}
+
 beforeAll(async () => {
   redis = await startRedisServer()
   if (!existsSync(fileURLToPath(new URL('../dist/index.js', import.meta.url)))) throw new Error('packages/next/dist is missing: build the package first (pnpm build)')
@@ -71,6 +79,25 @@ describe('a Next.js 16 app, two instances on one Redis', () => {
     expect(after.status).toBe(200)
     expect(after.rendered).not.toBe(before.rendered)
     expect(await page(a, '/product/2')).toEqual({ status: 200, cache: 'HIT', rendered: after.rendered })
+  })
+
+  it('a use cache function: what one instance computed is what the other renders, until revalidateTag on either; then it is computed once more and shared again', async () => {
+    const [a, b] = instances.map((i) => i.url) as [string, string]
+    const first = await quote(a, '/quote/7')
+    expect(first.status).toBe(200)
+    expect(first.computed).toBeDefined()
+    // The page itself renders on every request; only the 'use cache' function is kept.
+    expect(await quote(b, '/quote/7')).toEqual({ status: 200, computed: first.computed })
+    expect(await quote(a, '/quote/7')).toEqual({ status: 200, computed: first.computed })
+    expect((await fetch(`${b}/api/revalidate?tag=quote-7`, { method: 'POST' })).ok).toBe(true)
+    const again = await quote(a, '/quote/7')
+    expect(again.status).toBe(200)
+    expect(again.computed).not.toBe(first.computed)
+    expect(again.computed).toMatch(/^quote 7 computed by /)
+    expect(await quote(b, '/quote/7')).toEqual({ status: 200, computed: again.computed })
+    // Another id is its own entry, untouched by that tag.
+    const other = await quote(b, '/quote/8')
+    expect(await quote(a, '/quote/8')).toEqual({ status: 200, computed: other.computed })
   })
 
   it('renders pages while Redis is down, never an error page, and caches again once it is back', async () => {

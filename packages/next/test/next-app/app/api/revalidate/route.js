@@ -1,8 +1,12 @@
-import { revalidatePath } from 'next/cache'
+import { revalidatePath, revalidateTag } from 'next/cache'
 
-// revalidatePath is revalidateTag of the path's implicit tag.
+// ?path= : revalidatePath (revalidateTag of the path's implicit tag). ?tag= : revalidateTag, expired
+// at once.
 export async function POST(request) {
-  const path = new URL(request.url).searchParams.get('path')
-  revalidatePath(path)
-  return Response.json({ revalidated: path })
+  const { searchParams } = new URL(request.url)
+  const path = searchParams.get('path')
+  const tag = searchParams.get('tag')
+  if (path !== null) revalidatePath(path)
+  if (tag !== null) revalidateTag(tag, { expire: 0 })
+  return Response.json({ revalidated: path ?? tag })
 }
