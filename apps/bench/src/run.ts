@@ -170,6 +170,7 @@ const bundles = run('bundle-bench.ts')
 const caches = run('cache-bench.ts')
 const adapters = run('adapter-bytes-bench.ts')
 const nextTags = run('next-tags-bench.ts')
+const nextPages = run('next-pages-bench.ts')
 const memoryStore = run('memory-store-bench.ts')
 const idb = run('idb-bench.ts')
 const streams = run('inflate-bench.ts')
@@ -205,6 +206,7 @@ const missed = [
   ...result<Browser>(cacheMicro).filter(([, , ok]) => !ok).map(([name]) => name),
   ...articleTargets(result<ArticleRow[]>(article)).filter(([, , ok]) => !ok).map(([name]) => name),
   ...result<Browser>(nextTags).filter(([, , ok]) => !ok).map(([name]) => name),
+  ...result<Browser>(nextPages).filter(([, , ok]) => !ok).map(([name]) => name),
 ]
 
 interface DictionaryRedis {
@@ -640,6 +642,16 @@ ${markdown(adapters)}
 
 ${markdown(nextTags)}
 
+### Next.js: Redis bytes per cached page and serving, against @fortedigital/nextjs-cache-handler (issue 26)
+
+The app is apps/bench/next-pages (\`next build\` once; the handler is picked when \`next start\`
+loads it). @fortedigital/nextjs-cache-handler 3.3 as its README's Quick Start sets it up (its
+redis-strings handler, node-redis 5), and with the gzip \`valueSerializer\` its README gives; both
+instances with \`cacheMaxMemorySize: 0\`, as issue 26 sets the peers. \`pnpm --filter @stowage/bench
+bench:next-pages\` runs this section alone.
+
+${markdown(nextPages)}
+
 ## Memory store accounting (issue 12)
 
 The memory store counts each entry as its value, its key and \`MEMORY_ENTRY_OVERHEAD\` (600 B, half
@@ -674,7 +686,7 @@ writeFileSync(join(here, '..', 'RESULTS.md'), results)
 // The raw figures behind RESULTS.md, for anyone who wants other ratios.
 writeFileSync(
   join(here, '..', 'results.json'),
-  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, codec: { clean, loaded }, redis: redisPass, article: result(article), browser, browserCodec: result(browserCodec), reload: result(reload), fetch: result(fetches), persist: [...result<Browser>(persistState), ...result<Browser>(persistFirefox)], hostile: hostileRows, serverCost: result(serverCost), cacheMicro: result(cacheMicro), dictionary: result(dictionary), dictionaryRedis: result(dictionaryRedis), adapters: result(adapters), nextTags: result(nextTags) }, null, 1)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, codec: { clean, loaded }, redis: redisPass, article: result(article), browser, browserCodec: result(browserCodec), reload: result(reload), fetch: result(fetches), persist: [...result<Browser>(persistState), ...result<Browser>(persistFirefox)], hostile: hostileRows, serverCost: result(serverCost), cacheMicro: result(cacheMicro), dictionary: result(dictionary), dictionaryRedis: result(dictionaryRedis), adapters: result(adapters), nextTags: result(nextTags), nextPages: result(nextPages) }, null, 1)}\n`,
 )
 console.log(targets.table)
 console.log('\nwrote apps/bench/RESULTS.md')
