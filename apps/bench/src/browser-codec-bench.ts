@@ -6,7 +6,7 @@ import { openBenchPage, openFirefoxBenchPage } from './browser-page.js'
 import type { CodecRow } from './browser/codec-page.js'
 import { realWorkloads } from './real-data.js'
 
-const ROUNDS = 9
+const ROUNDS = 15
 const server = createCodec()
 type Run = (jsonTexts: string[], envelopes: number[][], rounds: number) => Promise<CodecRow[]>
 const tables: Array<{ engine: string; name: string; json: number; rows: CodecRow[] }> = []
@@ -35,7 +35,7 @@ try {
 } finally {
   await firefox.close()
 }
-const lines = [`${versions.join(', ')} (headless, Debian builds), one page each; medians of ${ROUNDS} samples; times ×JSON.parse / ×JSON.stringify of the same values in the same page. "Envelopes from the Node server": what a Node server's default codec writes (deflated from 1 KiB), decoded in the page.`, '']
+const lines = [`${versions.join(', ')} (headless, Debian builds), one page each; medians of ${ROUNDS} samples of each method, taken in rounds (every method once per round, in an order that rotates); times ×JSON.parse / ×JSON.stringify of the same values in the same page. "Envelopes from the Node server": what a Node server's default codec writes (deflated from 1 KiB), decoded in the page.`, '']
 for (const t of tables) {
   const base = t.rows[0]!
   lines.push(`### ${t.engine}, ${t.name}: ${t.json.toLocaleString('en')} B of JSON`, '', '| method | bytes ×JSON | decode ms | ×JSON.parse | encode ms | ×JSON.stringify |', '|---|---|---|---|---|---|')

@@ -26,7 +26,7 @@ import type { PersistMethod, RestoreSample, SaveSample } from './browser/persist
 import { webhookPayloads } from './real-data.js'
 
 const QUERIES = Number(process.env.PERSIST_QUERIES ?? 5000)
-const ROUNDS = Number(process.env.PERSIST_ROUNDS ?? 3) // after one warm-up round per method
+const ROUNDS = Number(process.env.PERSIST_ROUNDS ?? 5) // after one warm-up round per method
 const mode = process.argv.includes('--mode') ? process.argv[process.argv.indexOf('--mode') + 1] : 'both'
 const allMethods: Array<[PersistMethod, string]> = [
   ['json', 'createAsyncStoragePersister + idb-keyval (JSON)'],

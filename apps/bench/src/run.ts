@@ -247,11 +247,21 @@ What the misses above come from, as measured (figures of a given run vary; the c
 
 - **Browser decode (issue 18), the webhook payloads against \`JSON.parse\`.** Format 3's string
   table turned per-string UTF-8 decoding into one native call (world-countries went from 2.5× to
-  0.6–0.85× \`JSON.parse\` in Chromium, browser-compat-data from 1.8× to ~1.1×), but the 329 webhook
-  payloads are object-heavy: a Chromium profile of their decode showed the JavaScript CRC-32 at
-  ~9% (after it was made 1.7× faster), the one native UTF-8 decode of the tables at ~15%, and the
-  walk that builds objects and numbers at most of the rest, where \`JSON.parse\` does all of it
-  natively. What is left is the cost of building objects in JavaScript.
+  0.45–0.71× \`JSON.parse\` in Chromium, emojibase to 0.71–0.75×, browser-compat-data to
+  0.90–1.28×). For the 329 webhook payloads, two native passes that \`JSON.parse\` does not make
+  cost about as much as \`JSON.parse\` itself before any object is built. One is the envelope's
+  CRC-32: 0.24–0.39× \`JSON.parse\` of the same values in Chromium, 0.26–0.42× in Firefox (the row
+  "of which the CRC-32"). The other is the one \`TextDecoder\` call per string table: measured in
+  one Chromium page (2026-11-25), it turns all-ASCII UTF-8 into a string at 870–930 MB/s (the
+  \`latin1\` label at 1,070 MB/s, so no label is much faster) and text with a few non-ASCII
+  characters at 290–320 MB/s. The webhooks hold 2.8 MB of strings, all ASCII but for one value of
+  329: ~3 ms, about half of \`JSON.parse\`'s time. The JavaScript that builds the objects is the
+  smaller part left; the webhooks stay at 1.21–1.34× in Chromium over this session's three runs.
+  The check stays: it is what turns a flipped bit in IndexedDB or in transit into
+  CHECKSUM_MISMATCH instead of a wrong value, and \`JSON.parse\` checks nothing. Firefox: webhooks
+  1.65–1.75× and browser-compat-data 1.47–1.91×, world-countries and emojibase within 1.2× in
+  most runs; SpiderMonkey builds the objects slower than V8 (format 2 is 2.3–4× there), and its
+  timer's 1 ms steps make a 4–7 ms decode coarse.
 - **Dictionaries (issue 19): set + get and encode with a dictionary.** Without a
   dictionary a value under 1 KiB is not deflated at all (3.3 µs to encode a 0.9 kB user); with one
   it is, and on Node every deflate call pays a zlib stream made and freed for it: 7.3 µs for such a
@@ -260,31 +270,41 @@ What the misses above come from, as measured (figures of a given run vary; the c
   Node's private \`_processChunk\`. Reads pay an inflate (2.8 µs) too. The bytes are the gain: 0.23× a
   JSON string's Redis memory.
 - **Browser encode and the persister's save and restore (issue 18).** The whole-client persister
-  now stores a segment as one value (layout 2: one header, CRC-32 and string table per ~512 KiB of
-  MessagePack instead of per query, 0.03× the JSON persister's bytes instead of 0.04×), and
-  deflates and inflates segments in a Worker while the main thread encodes or decodes the
-  neighbouring one. On the same quiet machine the session's first run gave, after a reload, restore
-  2.26× the structured clone and save 3.13× the JSON persister (small queries); now 1.52–1.59× and
-  1.30–1.38×, and in one page restore is met (0.84–0.92×). What keeps a restore after a reload
-  above the clone is the decoder running cold: timed per segment in a new browser, the first ten
-  segments (5 MB) took 105 ms and the rest 2–4 ms each, ~210–270 ms in all for 20 MB that decode
-  in ~45 ms once V8 has optimized the decoder, while the clone's deserialization is native from its
-  first call; opening the database and reading the manifest add 20–70 ms. Save: encoding in
-  JavaScript costs 4–6× \`JSON.stringify\` in Chromium. A segment is decoded in one step (2–20 ms,
-  up to ~30 ms cold); the longer tasks left while restoring (59–85 ms in Chromium, 71–80 ms in
-  Firefox, worst rounds) are not the decode of one segment: earlier \`--trace-gc\` runs found V8's
-  garbage collection there (young-generation pauses of 28–77 ms while the restored heap grows),
-  which no slicing avoids. Segments of 256 KiB instead of 512 gave the same long tasks in Firefox
-  (51–83 ms), so the default stays.
+  stores a segment as one value (layout 2: one header, CRC-32 and string table per ~512 KiB of
+  MessagePack, 0.03× the JSON persister's bytes), deflates and inflates segments in a Worker, and
+  since 2026-11-25 a restore has the worker inflate up to four segments ahead of the one the main
+  thread decodes. Before, the next segment's inflate started only once this one was decoded: timed
+  per segment after a real reload, each of 67 segments waited 2–7 ms for it, the worker and the
+  main thread taking turns. In one run alternating the two builds after real reloads (5 rounds
+  each): the webhook client restored in 681 ms against 893 ms before (the clone persister: 518 ms;
+  1.31× against 1.72×), the small queries in 406 against 486 ms (clone 266; 1.53× against 1.83×).
+  In one page, restore is met (0.65–0.69× the clone) and so is save (0.92–0.99× the JSON
+  persister). What keeps a restore after a reload above the clone (1.33–1.55× in the table's run)
+  is the decoder running cold: the first ten segments (~5 MB) take ~100 ms and the rest 2–5 ms
+  each, while the clone's deserialization is native from its first call; opening the database,
+  reading the manifest and the batch read of the segments take another 40–95 ms before the first
+  decode (two batch reads, the first four segments alone, made no difference in an A/B). Save
+  after a reload (1.19–1.71×): encoding in JavaScript costs 4–5× \`JSON.stringify\` in Chromium, and
+  more while cold. Long tasks: each segment is decoded in the restore's own loop, between its
+  pauses for the page (not in whichever task the worker's answer arrives), and in one Chromium page
+  the longest restore task went from 83 to 15–28 ms. The longer tasks left after a reload (58–62 ms
+  restoring, 59–101 ms saving, worst rounds) are not the work of one segment: timed in a cold save,
+  no segment took more than 24 ms to encode, and earlier \`--trace-gc\` runs found V8's garbage
+  collection there (young-generation pauses of 28–77 ms while the restored heap grows). Firefox's
+  restore in one page has its longest tasks at 81–110 ms (worst rounds; 58 ms median), the same
+  kind of pause.
 - **Reads after a reload.** Each sample starts a new browser on the profile: opening the database
   and the cold JIT of the decoder are in every figure, as they are after a real reload; the clone
   path's deserialization is native from its first call.
 - **\`fetchCached\` of a 50 kB object on a first screen (issue 18).** In a browser started anew,
-  every function Stowage runs is cold: in one page, inflating the 12 kB envelope took 11–57 ms and
-  decoding it 14–52 ms the first time, against 1–5 ms each once warm, while \`res.json()\` is
-  native from its first call. Opening the database costs about the same for both paths (one open
-  now on a first visit, not an open and an upgrade), and the request now goes out while the stored
-  copy is decoded; neither moved the median on this machine. From 2 MB up the bytes win (0.5–0.9×).
+  every function Stowage runs is cold, while \`res.json()\` is native from its first call. Inflating
+  the 12 kB envelope in fflate took 11–57 ms the first time; it now goes through the native
+  DecompressionStream (~1.5 ms), which halved the first load (177.9 → 85.5–95.4 ms, 4.46× →
+  1.87–2.03×; 2.34× in the latest run). What is left runs in V8's interpreter too: the JavaScript CRC-32 passes over the
+  received envelope, the inflated one it keeps and the one it decodes (18 ms in a profiled first
+  load), and the first decode (14–52 ms, 1–5 ms once warm). Between the response's headers and
+  the write, a first load spent ~50 ms before the change and 34–43 ms after it. Opening the
+  database costs about the same for both paths. From 2 MB up the bytes win on reloads (0.8×).
 - **\`serveCached\` rendering JSON for a new envelope (issue 24, item 7).** A render, or the
   decision that its JSON would pass \`maxJsonBytes\` (406), is one decode per envelope and is then
   kept: later requests cost 0.1 ms. Deciding needs the decode (a RECORDS table's rows count against
