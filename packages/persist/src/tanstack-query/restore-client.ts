@@ -4,7 +4,7 @@
 // the page between segments.
 // A segment or query that is damaged, or decodes to something `hydrate` could not take, is left
 // out alone (and cleaned up by the next save); a missing one (evicted for quota) likewise.
-import { StowageError } from '@stowage/core'
+import { inspect, StowageError } from '@stowage/core'
 import type { PersistedClient } from '@tanstack/query-persist-client-core'
 import { getMany } from '../shared/batch.js'
 import { startCompressionWorker, type CompressionWorker } from '../shared/compression-worker.js'
@@ -21,12 +21,14 @@ const READ_AHEAD = 4
 
 // The elements of one segment, or `undefined` when it is damaged or not a segment. The worker may
 // inflate it at once, but it is decoded only once `turn` resolves: in the restore's loop, between
-// its pauses for the page, not in whichever task the worker's answer arrives. A worker that fails
-// (rather than finding the bytes damaged) leaves the segment to the main thread.
+// its pauses for the page, not in whichever task the worker's answer arrives. A segment the worker
+// does not inflate (stored uncompressed, or deflated against a dictionary) waits for its turn
+// before anything is done with it. A worker that fails (rather than finding the bytes damaged)
+// leaves the segment to the main thread.
 async function openSegment(ctx: SegmentContext, bytes: Uint8Array, worker: CompressionWorker | undefined, turn: Promise<void>): Promise<readonly unknown[] | undefined> {
   let value: unknown
   try {
-    if (worker === undefined) {
+    if (worker === undefined || !inflatedByWorker(bytes)) {
       await turn
       value = await ctx.segmentCodec.decodeAsync<unknown>(bytes)
     } else {
@@ -47,6 +49,17 @@ async function openSegment(ctx: SegmentContext, bytes: Uint8Array, worker: Compr
     }
   }
   return Array.isArray(value) ? value : undefined
+}
+
+// Whether decodeAsync hands this envelope's payload to the worker: deflated without a dictionary.
+// A header that cannot be read is left to decodeAsync, in the segment's turn, to report.
+function inflatedByWorker(bytes: Uint8Array): boolean {
+  try {
+    const { compression, dictionaryId } = inspect(bytes)
+    return compression !== 'none' && dictionaryId === undefined
+  } catch {
+    return false
+  }
 }
 
 // A segment's element as a query: layout 2 holds the query itself, layout 1 its record (an envelope).
