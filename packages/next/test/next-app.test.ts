@@ -40,12 +40,15 @@ async function page(url: string, path: string): Promise<{ status: number; cache:
   return { status: response.status, cache: response.headers.get('x-nextjs-cache'), rendered: /rendered by \d+ at \d+/.exec(html)?.[0] }
 }
 
-// A 'use cache' page as an instance serves it: the cached function's text.
-async function quote(url: string, path: string): Promise<{ status: number; computed: string | undefined }> {
+// A 'use cache' page as an instance serves it: the cached function's text, and the page's own render.
+async function quote(url: string, path: string): Promise<{ status: number; computed: string | undefined; rendered: string | undefined }> {
   const response = await fetch(`${url}${path}`)
   const html = await response.text()
-  return { status: response.status, computed: /quote \d+ computed by \d+ at \d+/.exec(html)?.[0] }
+  return { status: response.status, computed: /quote \d+ computed by \d+ at \d+/.exec(html)?.[0], rendered: /page rendered by \d+ at \d+/.exec(html)?.[0] }
 }
+
+// Time for what an instance writes after its response to land in Redis.
+const settle = () => new Promise((resolve) => setTimeout(resolve, 1000))
 
 beforeAll(async () => {
   redis = await startRedisServer()
@@ -86,18 +89,25 @@ describe('a Next.js 16 app, two instances on one Redis', () => {
     const first = await quote(a, '/quote/7')
     expect(first.status).toBe(200)
     expect(first.computed).toBeDefined()
+    // Next writes the entry after the response (B would compute its own if asked before it lands),
+    // and revalidates after the route answered: a pause, then polled.
+    await settle()
+    await expect.poll(() => quote(b, '/quote/7'), { timeout: 10_000 }).toMatchObject({ status: 200, computed: first.computed })
     // The page itself renders on every request; only the 'use cache' function is kept.
-    expect(await quote(b, '/quote/7')).toEqual({ status: 200, computed: first.computed })
-    expect(await quote(a, '/quote/7')).toEqual({ status: 200, computed: first.computed })
+    const rendered = (await quote(a, '/quote/7')).rendered
+    expect(await quote(a, '/quote/7')).toMatchObject({ status: 200, computed: first.computed })
+    expect((await quote(a, '/quote/7')).rendered).not.toBe(rendered)
     expect((await fetch(`${b}/api/revalidate?tag=quote-7`, { method: 'POST' })).ok).toBe(true)
+    await expect.poll(async () => (await quote(a, '/quote/7')).computed, { timeout: 10_000 }).not.toBe(first.computed)
     const again = await quote(a, '/quote/7')
     expect(again.status).toBe(200)
-    expect(again.computed).not.toBe(first.computed)
     expect(again.computed).toMatch(/^quote 7 computed by /)
-    expect(await quote(b, '/quote/7')).toEqual({ status: 200, computed: again.computed })
+    await settle()
+    await expect.poll(async () => (await quote(b, '/quote/7')).computed, { timeout: 10_000 }).toBe(again.computed)
     // Another id is its own entry, untouched by that tag.
     const other = await quote(b, '/quote/8')
-    expect(await quote(a, '/quote/8')).toEqual({ status: 200, computed: other.computed })
+    await settle()
+    await expect.poll(async () => (await quote(a, '/quote/8')).computed, { timeout: 10_000 }).toBe(other.computed)
   })
 
   it('renders pages while Redis is down, never an error page, and caches again once it is back', async () => {

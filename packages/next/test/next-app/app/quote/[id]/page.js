@@ -13,5 +13,10 @@ async function quote(id) {
 
 export default async function Quote({ params }) {
   const { id } = await params
-  return <p id="quote">{await quote(id)}</p>
+  return (
+    <main>
+      <p id="quote">{await quote(id)}</p>
+      <p id="page">{`page rendered by ${process.pid} at ${Date.now()}`}</p>
+    </main>
+  )
 }
