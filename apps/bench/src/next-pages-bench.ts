@@ -5,8 +5,11 @@
 // and rendered whole). Per handler: a redis-server of its own, two `next start` instances of one
 // `next build`; instance A renders every page, then instance B is asked for each (is it A's render,
 // and does B render it again?), then every key's `MEMORY USAGE … SAMPLES 0` is summed, then B
-// serves each cached page ROUNDS times (p50, p99). The handlers take turns in that order, twice
-// (latency: the median of the two runs' p50s). Prints Markdown and a RESULT line.
+// serves each cached page ROUNDS times (p50, p99). The handlers take turns twice, the second time
+// in the reverse order (latency: the mean of the two runs' p50s and p99s). The pages are rendered
+// on demand (generateStaticParams returns none), where a handler that drops an entry's
+// cacheControl has another instance serve it STALE and render it again. Prints Markdown and a
+// RESULT line.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:http'
 import { dirname, join } from 'node:path'
@@ -113,7 +116,11 @@ async function measure(handler: Handler): Promise<Run> {
     // A page B served stale is rendered again by B in the background: ask again once that is done.
     await new Promise((resolve) => setTimeout(resolve, 2000))
     let renderedAgain = 0
-    for (let id = 0; id < PAGES; id++) if ((await page(b.url, id)).rendered !== firsts[id]) renderedAgain++
+    for (let id = 0; id < PAGES; id++) {
+      const third = await page(b.url, id)
+      if (third.status !== 200) errors++
+      if (third.rendered !== firsts[id]) renderedAgain++
+    }
     const client = new Redis(redis.url)
     let bytes = 0
     let keys = 0
@@ -131,6 +138,7 @@ async function measure(handler: Handler): Promise<Run> {
     for (let r = 0; r < ROUNDS; r++) {
       for (let id = 0; id < PAGES; id++) {
         const served = await page(b.url, id)
+        if (served.status !== 200) errors++
         times.push(served.ms)
         servedAs.set(served.cache ?? 'none', (servedAs.get(served.cache ?? 'none') ?? 0) + 1)
       }
@@ -151,7 +159,8 @@ if (built.status !== 0) throw new Error(`next build failed:\n${built.stdout}\n${
 
 const runs: Run[] = []
 for (let pass = 0; pass < 2; pass++) {
-  for (const [handler] of handlers) {
+  // The second pass takes the handlers in the reverse order, so that none is always first after the build.
+  for (const [handler] of pass === 0 ? handlers : [...handlers].reverse()) {
     process.stderr.write(`next-pages-bench: ${handler}, pass ${pass + 1}\n`)
     runs.push(await measure(handler))
   }
@@ -159,19 +168,19 @@ for (let pass = 0; pass < 2; pass++) {
 data.close()
 
 const of = (handler: Handler) => runs.filter((r) => r.handler === handler)
-const median2 = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] as number
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
 const summary = handlers.map(([handler, name]) => {
   const rs = of(handler)
   const r = rs[0]!
-  return { handler, name, bytesPerPage: r.bytesPerPage, keysPerPage: r.keysPerPage, hits: Math.min(...rs.map((x) => x.hits)), sameRender: Math.min(...rs.map((x) => x.sameRender)), renderedAgain: Math.max(...rs.map((x) => x.renderedAgain)), errors: Math.max(...rs.map((x) => x.errors)), p50: median2(rs.map((x) => x.p50)), p50s: rs.map((x) => x.p50), p99: median2(rs.map((x) => x.p99)), htmlBytes: r.htmlBytes, rscBytes: r.rscBytes, servedAs: rs.map((x) => x.servedAs).join('; ') }
+  return { handler, name, bytesPerPage: r.bytesPerPage, keysPerPage: r.keysPerPage, hits: Math.min(...rs.map((x) => x.hits)), sameRender: Math.min(...rs.map((x) => x.sameRender)), renderedAgain: Math.max(...rs.map((x) => x.renderedAgain)), errors: Math.max(...rs.map((x) => x.errors)), p50: mean(rs.map((x) => x.p50)), p50s: rs.map((x) => x.p50), p99: mean(rs.map((x) => x.p99)), htmlBytes: r.htmlBytes, rscBytes: r.rscBytes, servedAs: rs.map((x) => x.servedAs).join('; ') }
 })
 const forte = summary.find((s) => s.handler === 'forte')!
 const gzip = summary.find((s) => s.handler === 'forte-gzip')!
 const stowage = summary.find((s) => s.handler === 'stowage')!
 const lines = [
-  `${spawnSync(next, ['--version'], { encoding: 'utf8' }).stdout.trim()}, two \`next start\` instances per handler over a redis-server of its own, ${PAGES} product pages of real data (${Math.round(forte.htmlBytes / 1000)} kB of HTML and ${Math.round(forte.rscBytes / 1000)} kB of RSC payload per page on average). Redis bytes: \`MEMORY USAGE … SAMPLES 0\` of every key after A rendered every page and B was asked for each, ÷ ${PAGES}. Serving: B's responses for cached pages, ${ROUNDS} rounds over the ${PAGES} pages, one request at a time (median of two runs' p50 and p99).`,
+  `${spawnSync(next, ['--version'], { encoding: 'utf8' }).stdout.trim()}, two \`next start\` instances per handler over a redis-server of its own, ${PAGES} product pages of real data (${Math.round(forte.htmlBytes / 1000)} kB of HTML and ${Math.round(forte.rscBytes / 1000)} kB of RSC payload per page on average). Redis bytes: \`MEMORY USAGE … SAMPLES 0\` of every key after A rendered every page and B was asked for each, ÷ ${PAGES}. Serving: B's responses for cached pages, ${ROUNDS} rounds over the ${PAGES} pages, one request at a time; p50 and p99 are the mean of the two runs' (the second pass takes the handlers in the reverse order).`,
   '',
-  `| handler | Redis bytes per page | × fortedigital | × fortedigital + gzip | keys per page | B: HIT of ${PAGES} | B: A's render of ${PAGES} | B rendered again | errors | serve p50 ms (two runs) | serve p99 ms | B's timed answers (x-nextjs-cache) |`,
+  `| handler | Redis bytes per page | × fortedigital | × fortedigital + gzip | keys per page | B: HIT of ${PAGES} | B: A's render of ${PAGES} | B rendered again | errors | serve p50 ms: mean (the two runs) | serve p99 ms | B's timed answers (x-nextjs-cache) |`,
   '|---|---|---|---|---|---|---|---|---|---|---|---|',
   ...summary.map((s) => `| ${s.name} | ${Math.round(s.bytesPerPage).toLocaleString('en')} | ${(s.bytesPerPage / forte.bytesPerPage).toFixed(3)} | ${(s.bytesPerPage / gzip.bytesPerPage).toFixed(3)} | ${s.keysPerPage.toFixed(1)} | ${s.hits} | ${s.sameRender} | ${s.renderedAgain} | ${s.errors} | ${s.p50.toFixed(2)} (${s.p50s.map((x) => x.toFixed(2)).join(', ')}) | ${s.p99.toFixed(2)} | ${s.servedAs} |`),
   '',

@@ -260,7 +260,7 @@ What the misses above come from, as measured (figures of a given run vary; the c
   The check stays: it is what turns a flipped bit in IndexedDB or in transit into
   CHECKSUM_MISMATCH instead of a wrong value, and \`JSON.parse\` checks nothing. Firefox: webhooks
   1.65–1.75× and browser-compat-data 1.47–1.91×, world-countries and emojibase within 1.2× in
-  most runs; SpiderMonkey builds the objects slower than V8 (format 2 is 2.3–4× there), and its
+  most runs; SpiderMonkey builds the objects slower than V8 (format 2 is 1.9–2.9× \`JSON.parse\` there in the table below), and its
   timer's 1 ms steps make a 4–7 ms decode coarse.
 - **Dictionaries (issue 19): set + get and encode with a dictionary.** Without a
   dictionary a value under 1 KiB is not deflated at all (3.3 µs to encode a 0.9 kB user); with one
@@ -286,8 +286,9 @@ What the misses above come from, as measured (figures of a given run vary; the c
   decode (two batch reads, the first four segments alone, made no difference in an A/B). Save
   after a reload (1.19–1.71×): encoding in JavaScript costs 4–5× \`JSON.stringify\` in Chromium, and
   more while cold. Long tasks: each segment is decoded in the restore's own loop, between its
-  pauses for the page (not in whichever task the worker's answer arrives), and in one Chromium page
-  the longest restore task went from 83 to 15–28 ms. The longer tasks left after a reload (58–62 ms
+  pauses for the page (not in whichever task the worker's answer arrives); in one Chromium page
+  the longest restore task (worst round) was 83 ms in the previous bench run and 15–28 ms in this
+  session's two (different runs on a noisy machine, not an A/B). The longer tasks left after a reload (58–62 ms
   restoring, 59–101 ms saving, worst rounds) are not the work of one segment: timed in a cold save,
   no segment took more than 24 ms to encode, and earlier \`--trace-gc\` runs found V8's garbage
   collection there (young-generation pauses of 28–77 ms while the restored heap grows). Firefox's
@@ -304,7 +305,7 @@ What the misses above come from, as measured (figures of a given run vary; the c
   received envelope, the inflated one it keeps and the one it decodes (18 ms in a profiled first
   load), and the first decode (14–52 ms, 1–5 ms once warm). Between the response's headers and
   the write, a first load spent ~50 ms before the change and 34–43 ms after it. Opening the
-  database costs about the same for both paths. From 2 MB up the bytes win on reloads (0.8×).
+  database costs about the same for both paths. From 2 MB up the bytes win on reloads (0.73× in the latest run, 0.82× in the one before).
 - **\`serveCached\` rendering JSON for a new envelope (issue 24, item 7).** A render, or the
   decision that its JSON would pass \`maxJsonBytes\` (406), is one decode per envelope and is then
   kept: later requests cost 0.1 ms. Deciding needs the decode (a RECORDS table's rows count against
