@@ -107,22 +107,23 @@ async function restoreWith(ctx: SegmentContext, book: SegmentBook, worker: Compr
     ctx.store,
     manifest.segments.map((id) => segmentKey(ctx.key, id)),
   )
-  // Segment i is inflated as soon as it is opened and decoded once `turns[i]` is called.
-  const turns: Array<() => void> = []
-  const open = (i: number) => {
-    if (stored[i] === undefined) return Promise.resolve(undefined)
-    const turn = new Promise<void>((resolve) => (turns[i] = resolve))
-    return openSegment(ctx, stored[i] as Uint8Array, worker, turn)
+  // Segment i opened: inflating at once, decoded once `go` is called.
+  const open = (i: number): { elements: Promise<readonly unknown[] | undefined>; go: () => void } => {
+    if (stored[i] === undefined) return { elements: Promise.resolve(undefined), go: () => {} }
+    let go = () => {}
+    const turn = new Promise<void>((resolve) => (go = resolve))
+    return { elements: openSegment(ctx, stored[i] as Uint8Array, worker, turn), go }
   }
   const queries: DehydratedQuery[] = []
   const held = new Map<string, Held>()
   const slice = slicer(ctx.sliceMs)
-  const opening = new Map<number, Promise<readonly unknown[] | undefined>>()
+  const opening = new Map<number, ReturnType<typeof open>>()
   for (let i = 0; i < Math.min(READ_AHEAD, manifest.segments.length); i++) opening.set(i, open(i))
   for (let i = 0; i < manifest.segments.length; i++) {
-    turns[i]?.()
-    const elements = await opening.get(i)
+    const segment = opening.get(i) as ReturnType<typeof open>
     opening.delete(i)
+    segment.go()
+    const elements = await segment.elements
     if (i + READ_AHEAD < manifest.segments.length) opening.set(i + READ_AHEAD, open(i + READ_AHEAD))
     const id = manifest.segments[i] as string
     if (elements === undefined) {
