@@ -1,7 +1,8 @@
 // Next.js's `cacheHandler` (the incremental cache: ISR and app pages, route handlers, the fetch
 // cache, images): each entry is one Stowage envelope holding the value as Next gave it, binary
 // parts as bytes (RSC payload, segment data, route bodies), with its `lastModified` and its
-// `cacheControl`, so another instance serves it with its lifetime instead of rendering it again.
+// `cacheControl`, so another instance serves it with its lifetime instead of rendering it again
+// (Next 16.4 and later read it back; earlier ones give a page rendered on demand elsewhere 1 s).
 import type { Cache } from '@stowage/core'
 import { withBuffers } from './bytes.js'
 import type { NextCacheControl, NextCacheHandlerValue, NextGetContext, NextIncrementalValue, NextSetContext } from './next-types.js'

@@ -1,7 +1,10 @@
 // The shapes Next.js hands its cache handlers (Next 15 and 16), written out structurally so the
 // package needs no `next` import: the incremental cache's values and contexts, and 'use cache' entries.
 
-/** `cacheControl` of an entry (Next 15.3+; kept so any instance serves it with its lifetime). */
+/**
+ * `cacheControl` of an entry: Next hands it to `set` from 15.3 and reads it back from `get` from
+ * 16.4, so that any instance serves the entry with its lifetime (earlier, only the one that rendered it).
+ */
 export interface NextCacheControl {
   readonly revalidate: number | false
   readonly expire: number | undefined
