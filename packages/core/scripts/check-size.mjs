@@ -32,11 +32,13 @@ import { gzipSync } from 'node:zlib'
 // stores for a plain Uint8Array) instead of a bare BAD_MAGIC, and the platform's handOut on every
 // byte result: budgets 23.5 and 38.5 KiB. Issue 25 (item 3) added ~0.4 KiB to both: on Node the
 // decoder reads large RECORDS into column arrays it keeps (column-pool.ts, in the Node platform
-// file only), and every build carries the decoder's code for it: budgets 24 and 39 KiB. The
-// budgets catch the next growth.
+// file only), and every build carries the decoder's code for it: budgets 24 and 39 KiB. Format 4
+// (issue 18: the text table beside the ASCII table, the writer that marks text strings after the
+// fact in browsers and as they come on Node, the reader's second table) added ~0.8 KiB to both:
+// budgets 25 and 40 KiB. The budgets catch the next growth.
 const budgets = [
-  ['the codec', "export { encode, decode, encodeAsync, decodeAsync, createCodec, StowageError } from './dist/index.js'", 24 * 1024],
-  ['codec + Cache + memory store', "export * from './dist/index.js'", 39 * 1024],
+  ['the codec', "export { encode, decode, encodeAsync, decodeAsync, createCodec, StowageError } from './dist/index.js'", 25 * 1024],
+  ['codec + Cache + memory store', "export * from './dist/index.js'", 40 * 1024],
 ]
 
 let over = false

@@ -5,11 +5,12 @@ import { caught } from './helpers.js'
 const text = 'the same sentence again and again; '.repeat(100)
 
 describe('envelope', () => {
-  it('starts with 0xC1, format version 2 for values with few strings (3 with a string table), and says how it is stored', () => {
+  it('starts with 0xC1, format version 2 for values with few strings (3 with an ASCII string table, 4 with a text table too), and says how it is stored', () => {
     const small = encode({ a: 1 })
     expect([...small.subarray(0, 4)]).toStrictEqual([MAGIC, 2, 0, 0])
-    expect([...encode(Array.from({ length: 40 }, (_, i) => `s${i}`)).subarray(0, 4)]).toStrictEqual([MAGIC, FORMAT_VERSION, 0, 0])
-    expect(FORMAT_VERSION).toBe(3)
+    expect([...encode(Array.from({ length: 40 }, (_, i) => `s${i}`)).subarray(0, 4)]).toStrictEqual([MAGIC, 3, 0, 0])
+    expect([...encode(Array.from({ length: 40 }, (_, i) => `s${i}é`)).subarray(0, 4)]).toStrictEqual([MAGIC, FORMAT_VERSION, 0, 0])
+    expect(FORMAT_VERSION).toBe(4)
     expect(inspect(small)).toStrictEqual({
       formatVersion: 2,
       compression: 'none',
@@ -107,7 +108,7 @@ describe('envelope', () => {
       [new Uint8Array([0x81, 0xa1, 0x61, 0x01]), StowageErrorCode.BAD_MAGIC],
       [new Uint8Array([]), StowageErrorCode.TRUNCATED],
       [new Uint8Array([0xc1, 1]), StowageErrorCode.TRUNCATED],
-      [new Uint8Array([0xc1, 4, 0, 0, 0, 0, 0, 0, 0xc0]), StowageErrorCode.UNSUPPORTED_VERSION],
+      [new Uint8Array([0xc1, 5, 0, 0, 0, 0, 0, 0, 0xc0]), StowageErrorCode.UNSUPPORTED_VERSION],
       [new Uint8Array([0xc1, 3, 4, 0, 0, 0, 0, 0, 0xc0]), StowageErrorCode.UNSUPPORTED_VERSION],
       // Compression id 3 (a dictionary, the payload's CRC) needs 12 bytes of fields.
       [new Uint8Array([0xc1, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xc0]), StowageErrorCode.TRUNCATED],

@@ -4,19 +4,49 @@ import { goldenValues } from './golden-values.js'
 import { goldenCheckedDictionaryEnvelope, goldenCompressed, goldenDictionaryEnvelope, goldenDictionaryText, goldenVectors } from './golden-vectors.js'
 import { goldenCompressedV1, goldenVectorsV1 } from './golden-vectors-v1.js'
 import { goldenValuesV3, goldenVectorsV3 } from './golden-vectors-v3.js'
+import { goldenValuesV4, goldenVectorsV4 } from './golden-vectors-v4.js'
 import { fromHex, hex } from './helpers.js'
 import { sameValue } from './same-value.js'
 
-describe(`golden vectors of format version ${FORMAT_VERSION} (a string table)`, () => {
+describe(`golden vectors of format version ${FORMAT_VERSION} (an ASCII string table and a text table)`, () => {
   const never = createCodec({ compress: 'never' })
-  for (const [name, make] of Object.entries(goldenValuesV3)) {
+  for (const [name, make] of Object.entries(goldenValuesV4)) {
     it(`${name}: encodes to the pinned bytes and decodes back`, () => {
-      const pinned = goldenVectorsV3[name] as string
-      expect(inspect(fromHex(pinned)).formatVersion).toBe(3)
+      const pinned = goldenVectorsV4[name] as string
+      expect(inspect(fromHex(pinned)).formatVersion).toBe(4)
       expect(hex(never.encode(make()))).toBe(pinned)
       expect(sameValue(decode(fromHex(pinned)), make())).toBeUndefined()
     })
   }
+
+  it('the same values written as format 3 or 2 (formatVersion: 3 or 2) decode to the same values', () => {
+    for (const formatVersion of [3, 2] as const) {
+      const older = createCodec({ compress: 'never', formatVersion })
+      for (const make of Object.values(goldenValuesV4)) {
+        const bytes = older.encode(make())
+        expect(inspect(bytes).formatVersion).toBe(formatVersion)
+        expect(sameValue(decode(bytes), make())).toBeUndefined()
+      }
+    }
+  })
+})
+
+describe('golden vectors of format version 3 (one string table; still written when every table string is ASCII)', () => {
+  const three = createCodec({ compress: 'never', formatVersion: 3 })
+  const never = createCodec({ compress: 'never' })
+  for (const [name, make] of Object.entries(goldenValuesV3)) {
+    it(`${name}: encodes to the pinned bytes with formatVersion 3 and decodes back`, () => {
+      const pinned = goldenVectorsV3[name] as string
+      expect(inspect(fromHex(pinned)).formatVersion).toBe(3)
+      expect(hex(three.encode(make()))).toBe(pinned)
+      expect(sameValue(decode(fromHex(pinned)), make())).toBeUndefined()
+    })
+  }
+
+  it('a value whose table strings are all ASCII is written as these bytes by the default codec too', () => {
+    const pinned = goldenVectorsV3['strings in shapes, maps, sets and records'] as string
+    expect(hex(never.encode((goldenValuesV3['strings in shapes, maps, sets and records'] as () => unknown)()))).toBe(pinned)
+  })
 
   it('the same values written as format 2 (formatVersion: 2) decode to the same values', () => {
     const two = createCodec({ compress: 'never', formatVersion: 2 })

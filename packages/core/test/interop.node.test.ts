@@ -11,6 +11,7 @@ import { trainDictionaryWith } from '../src/codec/train-dictionary.js'
 import { goldenCompressedV1, goldenVectorsV1 } from './golden-vectors-v1.js'
 import { goldenCheckedDictionaryEnvelope, goldenDictionaryEnvelope, goldenDictionaryText } from './golden-vectors.js'
 import { goldenValuesV3, goldenVectorsV3 } from './golden-vectors-v3.js'
+import { goldenValuesV4, goldenVectorsV4 } from './golden-vectors-v4.js'
 import { StowageError, StowageErrorCode } from '../src/index.js'
 import { caught, fromHex, sealDeflatedRaw } from './helpers.js'
 import { sameValue } from './same-value.js'
@@ -51,6 +52,28 @@ describe('Node (zlib) and portable (fflate) builds', () => {
       // The same bytes; the Node build hands them out as a Buffer, the portable one as a Uint8Array.
       expect(new Uint8Array(node.encode(value, options))).toStrictEqual(portable.encode(value, options))
     }
+  })
+
+  it('write format 4 byte for byte alike (the portable build marks text strings after the fact, the Node build as they come), and read it back', () => {
+    const text = fc.oneof(fc.string({ maxLength: 12 }), fc.string({ unit: 'grapheme', maxLength: 6 }), fc.constantFrom('é', '😀', 'naïve', 'ascii'))
+    const row = fc.record({ id: fc.nat(), name: text, note: fc.option(text, { nil: undefined }) }, { noNullPrototype: true })
+    const value = fc.record({
+      rows: fc.array(row, { maxLength: 60 }),
+      map: fc.array(fc.tuple(fc.nat(50), text), { maxLength: 20 }).map((entries) => new Map(entries)),
+      set: fc.array(text, { maxLength: 20 }).map((list) => new Set(list)),
+      long: fc.array(fc.constantFrom('x'.repeat(300), 'ü'.repeat(300), '語'.repeat(30_000)), { maxLength: 3 }),
+      filler: fc.constant(Array.from({ length: 32 }, (_, i) => `f${i}`)),
+    }, { noNullPrototype: true })
+    fc.assert(
+      fc.property(value, (v) => {
+        const options = { compress: 'never' } as const
+        const bytes = portable.encode(v, options)
+        expect(new Uint8Array(node.encode(v, options))).toStrictEqual(bytes)
+        expect(sameValue(node.decode(bytes), v)).toBeUndefined()
+        expect(sameValue(portable.decode(bytes), v)).toBeUndefined()
+      }),
+      { numRuns: 150 },
+    )
   })
 
   it('read each other’s dictionary envelopes, sync and async', async () => {
@@ -157,8 +180,9 @@ describe('FORMAT.md reference decoder (@msgpack/msgpack + the lines on the page)
     },
     // __proto__ keys: always in a SHAPE, never a map key @msgpack/msgpack would refuse.
     JSON.parse('{"n": 1, "o": {"__proto__": {"x": 1}, "y": 2}}'),
-    // Format 3: a string table, with strings in shapes, a Map, a Set, RECORDS columns and non-ASCII.
+    // Formats 3 and 4: string tables, with strings in shapes, a Map, a Set, RECORDS columns and non-ASCII.
     ...Object.values(goldenValuesV3).map((make) => make()),
+    ...Object.values(goldenValuesV4).map((make) => make()),
     { events: Array.from({ length: 50 }, (_, i) => ({ id: i, title: `événement ${i} 😀`, tags: new Set([`t${i % 3}`]) })), note: 'x'.repeat(70_000) },
   ]
 
@@ -181,8 +205,9 @@ describe('FORMAT.md reference decoder (@msgpack/msgpack + the lines on the page)
     expect(() => reference(bytes)).toThrow('damaged')
   })
 
-  it('reads the pinned format version 3 vectors', () => {
+  it('reads the pinned format version 3 and 4 vectors', () => {
     for (const [name, make] of Object.entries(goldenValuesV3)) expect(sameValue(reference(fromHex(goldenVectorsV3[name] as string)).value, make()), name).toBeUndefined()
+    for (const [name, make] of Object.entries(goldenValuesV4)) expect(sameValue(reference(fromHex(goldenVectorsV4[name] as string)).value, make()), name).toBeUndefined()
   })
 
   it('reads dictionary envelopes (ids 2 and 3), and refuses a missing dictionary and, for id 3, a wrong one with the same id', () => {

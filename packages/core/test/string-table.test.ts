@@ -5,29 +5,55 @@ import { sameValue } from './same-value.js'
 
 const never = createCodec({ compress: 'never' })
 const S = ExtType.STRING
-// A format-3 payload: the table as a bin 8 or bin 16, then the value's bytes.
-const v3 = (table: string, ...value: number[]) => {
+const T = ExtType.TEXT
+// A table as a bin 8 or bin 16.
+const bin = (table: string) => {
   const bytes = new TextEncoder().encode(table)
-  const header = bytes.length < 0x100 ? [0xc4, bytes.length] : [0xc5, bytes.length >> 8, bytes.length & 0xff]
-  return sealRaw(new Uint8Array([...header, ...bytes, ...value]), 3)
+  return [...(bytes.length < 0x100 ? [0xc4, bytes.length] : [0xc5, bytes.length >> 8, bytes.length & 0xff]), ...bytes]
 }
+// A format-3 payload: the table, then the value's bytes.
+const v3 = (table: string, ...value: number[]) => sealRaw(new Uint8Array([...bin(table), ...value]), 3)
+// A format-4 payload: the ASCII table, the text table, then the value's bytes.
+const v4 = (ascii: string, text: string, ...value: number[]) => sealRaw(new Uint8Array([...bin(ascii), ...bin(text), ...value]), 4)
+const three = createCodec({ compress: 'never', formatVersion: 3 })
 const code = (bytes: Uint8Array) => (caught(() => decode(bytes)) as StowageError).code
 
-describe('format 3: the string table', () => {
-  it('writes values with 32 strings or more with a table, and small ones as format 2', () => {
+describe('formats 3 and 4: the string tables', () => {
+  it('writes values with 32 strings or more with tables (format 4 when one is not ASCII, else 3), and small ones as format 2', () => {
     const many = Array.from({ length: 32 }, (_, i) => `s${i}`)
     expect(inspect(never.encode(many)).formatVersion).toBe(3)
+    expect(inspect(never.encode([...many.slice(1), 'ß'])).formatVersion).toBe(4)
+    expect(inspect(three.encode([...many.slice(1), 'ß'])).formatVersion).toBe(3)
     expect(inspect(never.encode(many.slice(1))).formatVersion).toBe(2)
     expect(inspect(never.encode({ text: 'x'.repeat(20_000) })).formatVersion).toBe(3) // 16 KiB or more
+    expect(inspect(never.encode({ text: 'é'.repeat(20_000) })).formatVersion).toBe(4)
     expect(inspect(never.encode(Array.from({ length: 40 }, () => 1))).formatVersion).toBe(2) // no strings at all
-    expect(inspect(createCodec({ compress: 'never', formatVersion: 2 }).encode(many)).formatVersion).toBe(2)
+    expect(inspect(createCodec({ compress: 'never', formatVersion: 2 }).encode([...many, 'ß'])).formatVersion).toBe(2)
   })
 
   it('keeps every string exact: non-ASCII, surrogate pairs, a leading U+FEFF, empty strings, long ones', () => {
     const value = { list: Array.from({ length: 40 }, (_, i) => ['', 'é', '😀', '\uFEFFx', 'ü'.repeat(70_000), `n${i}`][i % 6]), map: new Map([['k', 'v']]) }
-    const bytes = never.encode(value)
-    expect(inspect(bytes).formatVersion).toBe(3)
-    expect(sameValue(never.decode(bytes), value)).toBeUndefined()
+    for (const [codec, version] of [[never, 4], [three, 3]] as const) {
+      const bytes = codec.encode(value)
+      expect(inspect(bytes).formatVersion).toBe(version)
+      expect(sameValue(never.decode(bytes), value)).toBeUndefined()
+    }
+  })
+
+  it('format 4 keeps text strings apart inside extensions of every header size (data of 1 to over 65,535 bytes)', () => {
+    // RECORDS, MAP and SET data move when their header is written smaller or larger than the
+    // one reserved; the references to text strings inside must move with them.
+    for (const rows of [2, 7, 40, 3000, 20_000]) {
+      const value = {
+        rows: Array.from({ length: rows }, (_, i) => ({ id: i, name: i % 5 === 0 ? `naïve ${i}` : `plain ${i}`, tag: i % 7 === 0 ? '✓' : 'x' })),
+        map: new Map(Array.from({ length: rows }, (_, i) => [i, i % 3 ? `v${i}` : `ü${i}`])),
+        set: new Set(Array.from({ length: rows }, (_, i) => (i % 4 ? `s${i}` : `😀${i}`))),
+        filler: Array.from({ length: 40 }, (_, i) => `f${i}`),
+      }
+      const bytes = never.encode(value)
+      expect(inspect(bytes).formatVersion).toBe(4)
+      expect(sameValue(decode(bytes), value), `${rows} rows`).toBeUndefined()
+    }
   })
 
   it('falls back to format 2 for a value whose strings have lone surrogates, even one that pairs up when joined', () => {
@@ -44,7 +70,7 @@ describe('format 3: the string table', () => {
     const value = { users: Array.from({ length: 50 }, (_, i) => ({ login: `user${i}`, url: `https://example.com/${i}`, bio: i % 2 ? null : 'café' })) }
     for (const codec of [never, createCodec({ compress: 'always' })]) {
       const bytes = codec.encode(value)
-      expect(inspect(bytes).formatVersion).toBe(3)
+      expect(inspect(bytes).formatVersion).toBe(4)
       expect(sameValue(codec.decode(bytes), value)).toBeUndefined()
       expect(sameValue(await codec.decodeAsync(bytes), value)).toBeUndefined()
       expect(sameValue(codec.decode(await codec.encodeAsync(value)), value)).toBeUndefined()
@@ -67,5 +93,24 @@ describe('format 3: the string table', () => {
     expect(code(v3('ab', 0x92, 0xc7, 4, ExtType.SHAPE, 0x91, 0xd4, S, 2, 1))).toBe(StowageErrorCode.CORRUPT) // as a shape key
     expect(code(v3('ab', 0xd7, S, 0, 0, 0, 0, 0, 0, 0, 2))).toBe(StowageErrorCode.CORRUPT) // an 8-byte length
     expect(code(v3('ab', 0xd4, S))).toBe(StowageErrorCode.TRUNCATED)
+    expect(code(v3('ab', 0xd4, T, 2))).toBe(StowageErrorCode.CORRUPT) // a text reference in format 3
+  })
+
+  it('format 4: takes STRING references from the ASCII table and TEXT references from the text table, each in order', () => {
+    const bytes = v4('abcd', 'éü😀', 0x95, 0xd4, S, 2, 0xd4, T, 1, 0xd5, T, 0, 3, 0xd6, S, 0, 0, 0, 1, 0xc7, 1, S, 1)
+    expect(decode(bytes)).toStrictEqual(['ab', 'é', 'ü😀', 'c', 'd'])
+    expect(decode(v4('', 'é', 0xd4, T, 1))).toBe('é')
+    expect(decode(v4('a', '', 0xd4, S, 1))).toBe('a')
+  })
+
+  it('format 4: refuses damaged tables and references as CORRUPT', () => {
+    expect(code(v4('aé', '', 0xd4, S, 2))).toBe(StowageErrorCode.CORRUPT) // the ASCII table is not ASCII
+    expect(code(v4('a', 'é', 0xd4, S, 1))).toBe(StowageErrorCode.CORRUPT) // the text table is not all used
+    expect(code(v4('a', 'é', 0xd4, S, 1, 0xd4, T, 2))).toBe(StowageErrorCode.CORRUPT) // runs past the text table
+    expect(code(v4('a', 'é', 0x81, 0xd4, T, 1, 0xd4, S, 1))).toBe(StowageErrorCode.CORRUPT) // a text reference as a map key
+    expect(code(v4('ab', 'é', 0x92, 0xc7, 4, ExtType.SHAPE, 0x91, 0xd4, T, 1, 0xd4, S, 2))).toBe(StowageErrorCode.CORRUPT) // as a shape key
+    expect(code(sealRaw(new Uint8Array([...bin('a'), 0xd4, S, 1]), 4))).toBe(StowageErrorCode.CORRUPT) // no text table
+    expect(code(sealRaw(new Uint8Array([...bin('a'), 0xc4, 2, 0xc3, 0x28, 0xd4, S, 1]), 4))).toBe(StowageErrorCode.CORRUPT) // text table not UTF-8
+    expect(code(v4('a', 'é', 0xd4, T))).toBe(StowageErrorCode.TRUNCATED)
   })
 })

@@ -372,7 +372,7 @@ class StowageCodec implements Codec {
   // Runs `use` on the MessagePack payload while it sits in an encoder's reused buffer, with room
   // for the longest envelope header before it, with its format version and the work it asks of a
   // reader (work.ts).
-  private withPayload<R>(value: unknown, use: (buf: Uint8Array, start: number, end: number, version: 2 | 3, work: number) => R): R {
+  private withPayload<R>(value: unknown, use: (buf: Uint8Array, start: number, end: number, version: 2 | 3 | 4, work: number) => R): R {
     try {
       return this.encoder.write(value, MAX_HEADER_SIZE, this.settings.formatVersion, use)
     } catch (e) {

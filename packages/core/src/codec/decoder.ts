@@ -70,10 +70,14 @@ export class Decoder {
   private window = ''
   private windowStart = 0
   private windowEnd = 0
-  // Format 3: the payload's string table as one string, and how far references have read it.
+  // Formats 3 and 4: the payload's string table (format 4: its ASCII table) as one string, and how
+  // far STRING references have read it; format 4: its text table, and how far TEXT references have.
   private table = ''
   private cursor = 0
   private tabled = false
+  private textTable = ''
+  private textCursor = 0
+  private texted = false
   private readonly shapes: Shape[] = []
   // Large RECORDS columns are read into arrays kept across decodes, one per column and nesting
   // level, where the platform keeps them (Node); elsewhere into new arrays.
@@ -147,14 +151,25 @@ export class Decoder {
     this.depth = 0
     this.items = 0
     this.windowStart = this.windowEnd = 0
-    this.cursor = 0
+    this.cursor = this.textCursor = 0
     this.level = 0
     this.tabled = version >= 3
+    this.texted = version >= 4
     try {
-      if (this.tabled) this.readTable()
+      if (this.tabled) {
+        const bytes = this.readTable()
+        // Format 4's first table is ASCII: as many chars as bytes (a check that costs nothing).
+        if (this.texted && this.table.length !== bytes) throw corrupt('the ASCII string table holds a byte past 0x7F')
+      }
+      if (this.texted) {
+        const ascii = this.table
+        this.readTable()
+        this.textTable = this.table
+        this.table = ascii
+      }
       const value = this.value()
       if (this.pos !== this.end) throw corrupt(`${this.end - this.pos} unexpected bytes after the value`)
-      if (this.cursor !== this.table.length) throw corrupt('the string table holds characters no string of the value uses')
+      if (this.cursor !== this.table.length || this.textCursor !== this.textTable.length) throw corrupt('a string table holds characters no string of the value uses')
       return value
     } catch (e) {
       this.columns?.clear() // columns read halfway must not keep their values alive
@@ -163,29 +178,32 @@ export class Decoder {
       this.bytes = EMPTY
       this.words = EMPTY_WORDS
       this.window = ''
-      this.table = ''
+      this.table = this.textTable = ''
       if (this.shapes.length > 0) this.shapes.length = 0
     }
   }
 
-  // A format-3 payload starts with its string table: a bin of UTF-8, decoded here in one call.
-  private readTable(): void {
+  // A format-3 or 4 payload starts with its string tables: bins of UTF-8, each decoded here in one
+  // call into `table`. Returns the table's size in bytes.
+  private readTable(): number {
     this.need(1)
     const b = this.bytes[this.pos++] as number
     const length = b === 0xc4 ? this.uint(1) : b === 0xc5 ? this.uint(2) : b === 0xc6 ? this.uint(4) : -1
-    if (length < 0) throw corrupt('a format 3 payload does not start with its string table (a bin)')
+    if (length < 0) throw corrupt('a format 3 or 4 payload does not start with its string tables (bins)')
     this.need(length)
     const start = this.pos
     this.pos += length
-    if (length === 0) return
+    this.table = ''
+    if (length === 0) return 0
     try {
       this.table = utf8.decode(this.bytes.subarray(start, start + length))
     } catch (e) {
-      throw corrupt('the string table is not valid UTF-8', e)
+      throw corrupt('a string table is not valid UTF-8', e)
     }
+    return length
   }
 
-  // The next `length` UTF-16 code units of the string table.
+  // The next `length` UTF-16 code units of the string table (format 4: of its ASCII table).
   private tableString(length: number): string {
     if (!this.tabled) throw corrupt('a string reference in a payload without a string table')
     if (length > 0) this.spend(OBJECT_WORK)
@@ -194,6 +212,22 @@ export class Decoder {
     if (to > this.table.length) throw corrupt('a string reference runs past the end of the string table')
     this.cursor = to
     return this.table.substring(from, to)
+  }
+
+  // The next `length` UTF-16 code units of format 4's text table.
+  private textString(length: number): string {
+    if (!this.texted) throw corrupt('a text reference in a payload without a text table')
+    if (length > 0) this.spend(OBJECT_WORK)
+    const from = this.textCursor
+    const to = from + length
+    if (to > this.textTable.length) throw corrupt('a text reference runs past the end of the text table')
+    this.textCursor = to
+    return this.textTable.substring(from, to)
+  }
+
+  // How far the references have read the tables: unchanged by a value that took no table string.
+  private tablesRead(): number {
+    return this.cursor + this.textCursor
   }
 
   private get view(): DataView {
@@ -293,18 +327,30 @@ export class Decoder {
         this.pos += 8
         return hi >= -0x200000 && hi < 0x200000 ? hi * TWO_32 + lo : this.view.getBigInt64(this.pos - 8)
       }
-      case 0xd4:
-        if (this.bytes[this.pos] === ExtType.STRING && this.pos + 2 <= this.end) {
+      case 0xd4: {
+        const type = this.bytes[this.pos]
+        if (type === ExtType.STRING && this.pos + 2 <= this.end) {
           this.pos += 2
           return this.tableString(this.bytes[this.pos - 1] as number)
         }
+        if (type === ExtType.TEXT && this.pos + 2 <= this.end) {
+          this.pos += 2
+          return this.textString(this.bytes[this.pos - 1] as number)
+        }
         return this.ext(1, undefined, 0)
-      case 0xd5:
-        if (this.bytes[this.pos] === ExtType.STRING && this.pos + 3 <= this.end) {
+      }
+      case 0xd5: {
+        const type = this.bytes[this.pos]
+        if (type === ExtType.STRING && this.pos + 3 <= this.end) {
           this.pos += 3
           return this.tableString(((this.bytes[this.pos - 2] as number) << 8) | (this.bytes[this.pos - 1] as number))
         }
+        if (type === ExtType.TEXT && this.pos + 3 <= this.end) {
+          this.pos += 3
+          return this.textString(((this.bytes[this.pos - 2] as number) << 8) | (this.bytes[this.pos - 1] as number))
+        }
         return this.ext(2, undefined, 0)
+      }
       case 0xd6:
         return this.ext(4, undefined, 0)
       case 0xd7:
@@ -418,9 +464,9 @@ export class Decoder {
       this.pos++
       return this.string(this.uint(b === 0xda ? 2 : 4))
     }
-    const cursor = this.cursor
+    const read = this.tablesRead()
     const key = this.value()
-    if (typeof key !== 'string' || this.cursor !== cursor) throw corrupt('an object key is not a string')
+    if (typeof key !== 'string' || this.tablesRead() !== read) throw corrupt('an object key is not a string')
     return key
   }
 
@@ -556,6 +602,9 @@ export class Decoder {
       case ExtType.STRING:
         if (length !== 1 && length !== 2 && length !== 4) throw corrupt('bad string reference')
         return this.tableString(this.uint(length))
+      case ExtType.TEXT:
+        if (length !== 1 && length !== 2 && length !== 4) throw corrupt('bad text reference')
+        return this.textString(this.uint(length))
       case ExtType.SHAPE:
       case ExtType.SHAPE_REF:
         throw corrupt('a shape marker outside the first element of an array')
@@ -688,9 +737,9 @@ export class Decoder {
       else if (b === 0xdb) size = this.uint(4)
       else {
         this.pos--
-        const cursor = this.cursor
+        const read = this.tablesRead()
         const key = this.value()
-        if (typeof key !== 'string' || this.cursor !== cursor) throw corrupt('an object key is not a string')
+        if (typeof key !== 'string' || this.tablesRead() !== read) throw corrupt('an object key is not a string')
         continue
       }
       this.need(size)

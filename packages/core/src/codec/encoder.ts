@@ -4,14 +4,14 @@
 // kept, and objects whose keys repeat become shapes (keys once, then a 3–4 byte reference).
 import { limitExceeded, unsupportedType } from '../errors/make.js'
 import type { Extension } from './extension.js'
-import { ExtType, FORMAT_VERSION, FORMAT_VERSION_2, MAX_SHAPE_KEYS, MAX_SHAPES, MIN_DELTA, MIN_RECORDS, MIN_TABLE_STRINGS } from './format.js'
+import { ExtType, FORMAT_VERSION_2, FORMAT_VERSION_3, MAX_SHAPE_KEYS, MAX_SHAPES, MIN_DELTA, MIN_RECORDS, MIN_TABLE_STRINGS } from './format.js'
 import { KeyTrie, type KeyNode } from './key-trie.js'
 import type { Platform } from './platform/platform.js'
 import { addBigintBytes, bigintToData } from './types/bigint.js'
 import { mapToData, regexpToData } from './types/collections.js'
 import { isMonotonicIntegers, sharedKeys, worthRecords } from './types/records.js'
 import { isWellFormed, strHeaderSize, utf16Bytes, writeStrHeader } from './types/string.js'
-import { encodeTable, placeStringTable, writeJoinedTable } from './types/string-table.js'
+import { placeStringTables, tablesSize, type StringTables } from './types/string-table.js'
 import { MAX_DATE_SIZE, writeDate } from './types/timestamp.js'
 import { typedArrayKind } from './types/typed-array.js'
 import { BIGINT_BYTE_WORK, EXTENSION_WORK, ITEM_WORK, KEY_LIST_WORK, OBJECT_WORK, payloadWork, workBudget } from './work.js'
@@ -33,7 +33,6 @@ const SHORT_STRING = 16
 // three bytes per char in the output buffer.
 const HUGE_STRING = 1 << 20
 const INITIAL_BUFFER = 64 * 1024
-const EMPTY = new Uint8Array(0)
 const TWO_32 = 4294967296
 // A value whose payload came out smaller than this with fewer than MIN_TABLE_STRINGS strings is
 // written again without the table (format 2): cheap at this size, and it saves the table's bytes.
@@ -86,17 +85,9 @@ export class Encoder {
   private readonly trie = new KeyTrie()
   // One scratch array per nesting level for the trie nodes of the object being written.
   private readonly paths: KeyNode[][] = []
-  // Format 3: value strings go to the string table, in the order they are written: collected in
-  // `strings` (platform.joinTable) or written as they come into `side`.
+  // Formats 3 and 4: value strings go to the string tables, in the order they are written.
   private table = false
-  private readonly strings: string[] = []
-  private count3 = 0
-  private chars = 0
-  private side: Uint8Array
-  private sideSink: Uint8Array
-  private sidePos = 0
-  // A table string may have a lone surrogate (or, joined, pair up with the next one): no table then.
-  private lone = false
+  private readonly strings: StringTables
 
   constructor(
     private readonly settings: EncoderSettings,
@@ -106,43 +97,39 @@ export class Encoder {
     this.buf = new Uint8Array(this.sink.buffer, this.sink.byteOffset, this.sink.byteLength)
     this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength)
     this.root = this.trie.begin()
-    this.sideSink = this.side = EMPTY
+    this.strings = platform.stringTables(settings.maxBytes)
   }
 
   /**
    * Encodes `value` from offset `start` of the buffer (the caller reserves room for a header
    * there) and hands the payload, `buf[start..end)`, its format version and the work it asks of a
-   * reader (work.ts) to `use` while it sits there. With `newest` 3 a value with enough strings gets
-   * a string table (format 3), any other is written as format 2. A call made during another (an
-   * extension whose encode calls the codec again) gets an encoder of its own, so neither
-   * overwrites the other's bytes.
+   * reader (work.ts) to `use` while it sits there. With `newest` 3 or 4 a value with enough strings
+   * gets string tables (format 4 when a table string is not ASCII, else 3), any other is written as
+   * format 2. A call made during another (an extension whose encode calls the codec again) gets an
+   * encoder of its own, so neither overwrites the other's bytes.
    * @throws {StowageError} LIMIT_EXCEEDED; {@link Refused} and {@link DepthExceeded} for the codec to describe.
    */
-  write<R>(value: unknown, start: number, newest: 2 | 3, use: (buf: Uint8Array, start: number, end: number, version: 2 | 3, work: number) => R): R {
+  write<R>(value: unknown, start: number, newest: 2 | 3 | 4, use: (buf: Uint8Array, start: number, end: number, version: 2 | 3 | 4, work: number) => R): R {
     if (this.busy) return new Encoder(this.settings, this.platform).write(value, start, newest, use)
     this.busy = true
     try {
-      let version: 2 | 3 = newest
-      let end = this.encodeReadable(value, start, newest === FORMAT_VERSION)
+      let version: 2 | 3 | 4 = FORMAT_VERSION_2
+      const split = newest > FORMAT_VERSION_3
+      let end = this.encodeReadable(value, start, newest >= FORMAT_VERSION_3, split)
       if (this.table) {
-        const n = this.count3
-        if (n === 0 || this.lone || (n < MIN_TABLE_STRINGS && end - start + this.chars < REWRITE_BELOW)) {
-          // No table needed, or one not worth its bytes, or strings whose UTF-8 would not be exact.
-          version = FORMAT_VERSION_2
-          if (n > 0) end = this.encodeReadable(value, start, false)
-        } else {
-          end = this.withTable(start, end)
-          if (end < 0) {
-            version = FORMAT_VERSION_2
-            end = this.encodeReadable(value, start, false)
-          }
+        const n = this.strings.count
+        const placed = n === 0 || (n < MIN_TABLE_STRINGS && end - start + this.strings.chars < REWRITE_BELOW) ? undefined : this.withTables(start, end)
+        if (placed !== undefined) {
+          ;[end, version] = placed
+        } else if (n > 0) {
+          // A table not worth its bytes, or strings whose UTF-8 would not be exact: format 2.
+          end = this.encodeReadable(value, start, false, false)
         }
       }
       return use(this.buf, start, end, version, this.work)
     } finally {
       this.busy = false
-      if (this.strings.length > 0) this.strings.length = 0
-      if (this.side.length > 64 * INITIAL_BUFFER) this.sideSink = this.side = EMPTY
+      this.strings.trim()
       this.trim()
     }
   }
@@ -151,13 +138,13 @@ export class Encoder {
   // many such levels may ask more work per byte than a reader allows even uncompressed: it is
   // written again without RECORDS, where every object takes bytes. With a string table the payload
   // is at least its strings' length longer than what is written here, which the check counts.
-  private encodeReadable(value: unknown, start: number, table: boolean): number {
+  private encodeReadable(value: unknown, start: number, table: boolean, split: boolean): number {
     this.columns = true
-    let end = this.encode(value, start, table)
-    if (this.readable(end - start + this.chars)) return end
+    let end = this.encode(value, start, table, split)
+    if (this.readable(end - start + this.strings.chars)) return end
     this.columns = false
-    end = this.encode(value, start, table)
-    if (this.readable(end - start + this.chars)) return end
+    end = this.encode(value, start, table, split)
+    if (this.readable(end - start + this.strings.chars)) return end
     throw limitExceeded(`the value asks for more decoding work than its size allows (maxWorkPerByte ${this.settings.maxWorkPerByte})`)
   }
 
@@ -165,7 +152,7 @@ export class Encoder {
     return this.work + payloadWork(size) <= workBudget(size, this.settings.maxWorkPerByte)
   }
 
-  private encode(value: unknown, start: number, table: boolean): number {
+  private encode(value: unknown, start: number, table: boolean, split: boolean): number {
     this.pos = start
     this.depth = 0
     this.items = 0
@@ -173,11 +160,7 @@ export class Encoder {
     this.bigintBytes = 0
     this.shapes = 0
     this.table = table
-    this.strings.length = 0
-    this.count3 = 0
-    this.chars = 0
-    this.sidePos = 0
-    this.lone = false
+    this.strings.reset(split)
     this.root = this.trie.begin()
     this.ensure(0)
     this.value(value)
@@ -185,25 +168,18 @@ export class Encoder {
     return this.pos
   }
 
-  // Puts the string table (a bin of every table string's UTF-8) before the value written at
-  // buf[start..end); returns the payload's new end, or -1 when a string has a lone surrogate
-  // (the value is then written again without a table, where such strings are UTF16 extensions).
-  private withTable(start: number, end: number): number {
-    let table: Uint8Array
-    if (!this.platform.joinTable) table = this.side.subarray(0, this.sidePos)
-    else {
-      const joined = this.strings.length === 1 ? (this.strings[0] as string) : this.strings.join('')
-      if (!isWellFormed(joined)) return -1
-      const room = joined.length * 3
-      if (end + room <= this.settings.maxBytes + 64) {
-        this.ensure(room)
-        table = writeJoinedTable(this.buf, this.sink, end, joined, this.platform)
-      } else table = encodeTable(joined) // three bytes a char would pass maxBytes: on its own
-    }
-    if (end - start + table.length + 5 > this.settings.maxBytes) throw this.tooBig()
-    this.ensure(table.length + 5)
-    this.pos = placeStringTable(this.buf, start, end, table)
-    return this.pos
+  // Puts the string tables (bins of the table strings' UTF-8) before the value written at
+  // buf[start..end); returns the payload's new end and format version, or undefined when a string
+  // has a lone surrogate (the value is then written again without tables, where such strings are
+  // UTF16 extensions).
+  private withTables(start: number, end: number): [number, 3 | 4] | undefined {
+    const built = this.strings.build(this.buf)
+    if (built === undefined) return undefined
+    const size = tablesSize(built.tables)
+    if (end - start + size > this.settings.maxBytes) throw this.tooBig()
+    this.ensure(size)
+    this.pos = placeStringTables(this.buf, start, end, built.tables)
+    return [this.pos, built.version]
   }
 
   // Drops an oversized buffer after a huge value, so one big write does not pin its memory forever.
@@ -686,70 +662,34 @@ export class Encoder {
     this.pos = start + header + written
   }
 
-  // A STRING reference to the next string of the table: its length in UTF-16 code units.
+  // A reference to the next string of a table (STRING, or TEXT in format 4's text table): its
+  // length in UTF-16 code units.
   private tableString(s: string): void {
     const n = s.length
     if (n > this.settings.maxBytes) throw this.tooBig()
     this.work += OBJECT_WORK
-    this.count3++
-    this.chars += n
-    if (this.platform.joinTable) {
-      const last = s.charCodeAt(n - 1)
-      if (last >= 0xd800 && last < 0xdc00) this.lone = true
-      this.strings.push(s)
-    } else this.sideString(s)
     this.ensure(6)
+    const type = this.strings.add(s, this.pos)
     const buf = this.buf
     let p = this.pos
     if (n < 0x100) {
       buf[p++] = 0xd4
-      buf[p++] = ExtType.STRING
+      buf[p++] = type
       buf[p++] = n
     } else if (n < 0x10000) {
       buf[p++] = 0xd5
-      buf[p++] = ExtType.STRING
+      buf[p++] = type
       buf[p++] = n >>> 8
       buf[p++] = n & 0xff
     } else {
       buf[p++] = 0xd6
-      buf[p++] = ExtType.STRING
+      buf[p++] = type
       buf[p++] = n >>> 24
       buf[p++] = n >>> 16
       buf[p++] = n >>> 8
       buf[p++] = n & 0xff
     }
     this.pos = p
-  }
-
-  // Writes a table string's UTF-8 into the side buffer (where the platform does not join).
-  private sideString(s: string): void {
-    const n = s.length
-    const need = this.sidePos + n * 3
-    if (need > this.side.length) {
-      if (need > this.settings.maxBytes + 64) throw this.tooBig()
-      const sink = this.platform.alloc(Math.max(INITIAL_BUFFER, need * 2))
-      const next = new Uint8Array(sink.buffer, sink.byteOffset, sink.byteLength)
-      next.set(this.side.subarray(0, this.sidePos))
-      this.sideSink = sink
-      this.side = next
-    }
-    const side = this.side
-    let p = this.sidePos
-    if (n < SHORT_STRING) {
-      let i = 0
-      for (; i < n; i++) {
-        const c = s.charCodeAt(i)
-        if (c >= 0x80) break
-        side[p + i] = c
-      }
-      if (i === n) {
-        this.sidePos = p + n
-        return
-      }
-    }
-    const written = this.platform.writeUtf8(this.sideSink, s, p)
-    if (written !== n && !isWellFormed(s)) this.lone = true
-    this.sidePos = p + written
   }
 
   private hugeString(s: string): void {
@@ -803,7 +743,10 @@ export class Encoder {
       this.ensure(2)
     }
     const buf = this.buf
-    if (header !== 4) buf.copyWithin(start + header, start + 4, this.pos)
+    if (header !== 4) {
+      buf.copyWithin(start + header, start + 4, this.pos)
+      if (this.table) this.strings.shift(start + 4, header - 4)
+    }
     this.pos += header - 4
     if (header === 2) buf[start] = len === 1 ? 0xd4 : len === 2 ? 0xd5 : len === 4 ? 0xd6 : len === 8 ? 0xd7 : 0xd8
     else if (header === 3) {

@@ -1,11 +1,12 @@
 /**
- * The Stowage wire format, version 3 (full description: FORMAT.md in this package).
+ * The Stowage wire format, version 4 (full description: FORMAT.md in this package).
  *
  * Envelope, all integers big-endian:
  *
  *   offset  size  field
  *   0       1     MAGIC 0xC1 (the one byte MessagePack never uses)
- *   1       1     format version (3, or 2 for values with few strings; readers also accept 1)
+ *   1       1     format version (4, or 3 when every table string is ASCII, or 2 for values with
+ *                 few strings; readers also accept 1)
  *   2       1     compression id: 0 none, 1 raw deflate (RFC 1951), 2 raw deflate with a preset
  *                 dictionary, 3 the same with the inflated payload's CRC-32
  *   3       1     flags: bit 0 = a schema version follows, bit 1 = a fresh-until time follows,
@@ -22,7 +23,10 @@
  *                 (deflated or not; version 1: of the inflated payload)
  *   +       …     payload, deflated when compression != 0: version 1 and 2, one MessagePack value;
  *                 version 3, a MessagePack bin (the string table: the value's strings, UTF-8, one
- *                 after another) then one MessagePack value whose strings are STRING references
+ *                 after another) then one MessagePack value whose strings are STRING references;
+ *                 version 4, two bins (the ASCII table, then the text table: the UTF-8 of the
+ *                 strings that are not all ASCII) then the value, whose strings are STRING and
+ *                 TEXT references
  *
  * The payload uses MessagePack application extension types: 0..63 belong to users,
  * 64..127 to Stowage (see ExtType).
@@ -31,7 +35,12 @@
 /** First byte of every envelope. 0xC1 is "never used" in MessagePack, so an envelope is never valid msgpack. */
 export const MAGIC = 0xc1
 /** The newest format version this build writes and reads. */
-export const FORMAT_VERSION = 3
+export const FORMAT_VERSION = 4
+/**
+ * The format version written for a value whose table strings are all ASCII (and when asked for):
+ * version 4 with one table. Readers of Stowage 0.3 read it.
+ */
+export const FORMAT_VERSION_3 = 3
 /**
  * The format version written for values with few strings (and when asked for): version 3 without
  * the string table. Its bytes are the same as version 3's value part.
@@ -128,11 +137,16 @@ export const ExtType = {
   /** First element of an array [SHAPE_REF, v0, …, vk-1]: an object with the keys of an earlier SHAPE; data is the shape id, uint8 or uint16. Format version 2. */
   SHAPE_REF: 78,
   /**
-   * A string of the payload's string table (format version 3 only): data is its length in UTF-16
-   * code units, uint8, uint16 or uint32 (fixext 1, 2 or 4). Strings are taken from the table in
-   * the order their references are read; never an object key.
+   * A string of the payload's string table (format version 3; in version 4, of its ASCII table):
+   * data is its length in UTF-16 code units, uint8, uint16 or uint32 (fixext 1, 2 or 4). Strings
+   * are taken from the table in the order their references are read; never an object key.
    */
   STRING: 79,
+  /**
+   * A string of the payload's text table (format version 4 only): data as STRING's. Strings are
+   * taken from the text table in the order their references are read; never an object key.
+   */
+  TEXT: 80,
 } as const
 
 /** Highest extension type a user extension may take. */

@@ -136,15 +136,17 @@ export interface CodecOptions {
   /** An application schema version (uint32) written into every envelope this codec encodes. Defaults to none. */
   readonly schemaVersion?: number
   /**
-   * The newest envelope format this codec writes: 3 (a string table, read by Stowage 0.3 and
-   * later), or 2 while readers of Stowage 0.2 still share the store (a rolling upgrade). Every
-   * codec reads versions 1 to 3 whatever this says. Defaults to 3 ({@link DEFAULT_FORMAT_VERSION}).
+   * The newest envelope format this codec writes: 4 (a string table for ASCII strings and one for
+   * the rest, read by Stowage 0.4 and later; a value whose strings are all ASCII is still written
+   * as 3), 3 (one string table, read by Stowage 0.3 and later), or 2 while readers of Stowage 0.2
+   * still share the store (a rolling upgrade). Every codec reads versions 1 to 4 whatever this
+   * says. Defaults to 4 ({@link DEFAULT_FORMAT_VERSION}).
    */
-  readonly formatVersion?: 2 | 3
+  readonly formatVersion?: 2 | 3 | 4
 }
 
 /** Default `formatVersion` of a codec. */
-export const DEFAULT_FORMAT_VERSION = 3
+export const DEFAULT_FORMAT_VERSION = 4
 
 /** Options after validation, with defaults filled in. */
 export interface Settled {
@@ -159,7 +161,7 @@ export interface Settled {
   readonly extensions: readonly Extension[]
   readonly dictionaries: readonly Uint8Array[]
   readonly schemaVersion: number | undefined
-  readonly formatVersion: 2 | 3
+  readonly formatVersion: 2 | 3 | 4
 }
 
 const invalid = invalidArgument
@@ -233,6 +235,6 @@ export function settle(options: CodecOptions | undefined, compressThreshold = DE
     extensions,
     dictionaries,
     schemaVersion: o.schemaVersion === undefined ? undefined : integerIn('schemaVersion', o.schemaVersion, 0, 0, 0xffffffff),
-    formatVersion: integerIn('formatVersion (2 or 3)', o.formatVersion, DEFAULT_FORMAT_VERSION, 2, 3) as 2 | 3,
+    formatVersion: integerIn('formatVersion (2, 3 or 4)', o.formatVersion, DEFAULT_FORMAT_VERSION, 2, 4) as 2 | 3 | 4,
   }
 }

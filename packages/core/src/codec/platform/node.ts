@@ -6,6 +6,7 @@
 import { promisify } from 'node:util'
 import * as zlib from 'node:zlib'
 import { ColumnPool } from '../column-pool.js'
+import { StreamedTables } from '../types/streamed-tables.js'
 import { inflateFailure, type InflateFailure, type Platform } from './platform.js'
 
 // Below these sizes the async functions work synchronously: handing zlib work to the thread pool
@@ -110,7 +111,7 @@ export const platform: Platform = {
   },
   nativeCrc32: nativeCrc32 === undefined ? undefined : (data, crc) => nativeCrc32(data, crc),
   byteString: (bytes, start, end) => latin1Slice.call(bytes, start, end),
-  joinTable: false,
+  stringTables: (maxBytes) => new StreamedTables(platform, maxBytes),
   alloc: (size) => Buffer.allocUnsafeSlow(size),
   writeUtf8: (out, s, at) => utf8Write.call(out, s, at),
   // ioredis sends a plain Uint8Array argument as its toString() text, so `redis.set(key, bytes)`

@@ -1,4 +1,5 @@
 import type { ColumnPool } from '../column-pool.js'
+import type { StringTables } from '../types/string-table.js'
 
 /** Raw deflate compression level: 0 stores, 1 is fastest, 9 is smallest. */
 export type CompressionLevel = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9
@@ -12,8 +13,9 @@ export interface InflateFailure extends Error {
 }
 
 /**
- * Builds an {@link InflateFailure}. Platform files import nothing else from core but the Node
- * file's column pool (column-pool.ts, which imports nothing), so they stay small files each.
+ * Builds an {@link InflateFailure}. Platform files import nothing else from core but their string
+ * table writer and the Node file's column pool, so code one platform alone runs stays out of the
+ * other's build.
  */
 export function inflateFailure(problem: InflateProblem, message: string, cause?: unknown): InflateFailure {
   return Object.assign(new Error(message, { cause }), { problem })
@@ -58,12 +60,12 @@ export interface Platform {
    */
   byteString(bytes: Uint8Array, start: number, end: number): string
   /**
-   * How the encoder writes a format-3 string table: `true`, the strings are joined and written by
-   * one call at the end (browsers: one call into TextEncoder beats one per string); `false`, each
-   * is written as it comes into a buffer of its own (Node: Buffer's writer per string is faster
-   * than joining them first).
+   * The writer of a value's string tables (formats 3 and 4) for an encoder: strings joined and
+   * written by one call at the end in browsers (one call into TextEncoder beats one per string),
+   * each written as it comes on Node (Buffer's writer per string is faster than joining them
+   * first). The bytes are the same.
    */
-  readonly joinTable: boolean
+  stringTables(maxBytes: number): StringTables
   /** A buffer for the encoder to write into: a Node Buffer on Node (its utf8Write is the fastest string writer there). */
   alloc(size: number): Uint8Array
   /** Writes `s` as UTF-8 into `out` (made by {@link Platform.alloc}) at `at`; room for 3 bytes per code unit is ensured. Returns the bytes written. */

@@ -4,6 +4,7 @@
 // modules; its deflate bytes and the Node file's are read by both.
 import { deflateSync, Inflate, inflateSync, type FlateError } from 'fflate'
 import { deflateEnd } from './deflate-end.js'
+import { JoinedTables } from '../types/joined-tables.js'
 import { inflateFailure, type InflateFailure, type Platform } from './platform.js'
 
 // From this payload size the async functions use the native streams, below it fflate in this
@@ -160,7 +161,7 @@ export const platform: Platform = {
   },
   nativeCrc32: undefined,
   byteString: (bytes, start, end) => singleByte.decode(bytes.subarray(start, end)),
-  joinTable: true,
+  stringTables: (maxBytes) => new JoinedTables(platform, maxBytes),
   alloc: (size) => new Uint8Array(size),
   writeUtf8: (out, s, at) => utf8.encodeInto(s, out.subarray(at)).written,
   handOut: (bytes) => bytes,

@@ -1,11 +1,51 @@
-// The string table of a format-3 payload (FORMAT.md §2.3): a MessagePack bin holding the UTF-8 of
-// every value string, one after another, before the value itself. The value refers to them with
-// STRING extensions that carry each string's length in UTF-16 code units, so a reader turns the
-// whole table into one string with one native UTF-8 decode and cuts the strings out of it in
-// order: no per-string call into a UTF-8 decoder, which is what made decoding slow in browsers.
-import type { Platform } from '../platform/platform.js'
+// The string tables of format 3 and 4 payloads (FORMAT.md §2.1): MessagePack bins holding the UTF-8
+// of the value's strings, one after another, before the value itself. The value refers to them
+// with STRING (and, in format 4, TEXT) extensions that carry each string's length in UTF-16 code
+// units, so a reader turns a whole table into one string with one native UTF-8 decode and cuts the
+// strings out of it in order: no per-string call into a UTF-8 decoder, which is what made decoding
+// slow in browsers.
+//
+// Format 4 keeps the strings that are not all ASCII in a table of their own (the text table),
+// behind the ASCII table. One emoji in a format-3 table made the whole table a two-byte string in
+// V8 and SpiderMonkey, so every string of the value took twice the memory and the table's decode
+// ran at a fraction of the ASCII speed: in a new Chromium 156 page, 5,000 small queries in 38
+// segments, one query in 90 holding an emoji, decoded in 84–110 ms as format 4 against 111–125 ms
+// as format 3 (apps/bench/RESULTS.md, "Codec v4").
+//
+// Each platform writes the tables its own way (joined-tables.ts in browsers, streamed-tables.ts on
+// Node); the bytes are the same.
 
-const utf8 = new TextEncoder()
+/** The tables a value's strings made, and the format version they call for. */
+export interface Tables {
+  /** Format 3: the one table; format 4: the ASCII table, then the text table. */
+  readonly tables: readonly Uint8Array[]
+  readonly version: 3 | 4
+}
+
+/** Collects the table strings of one value as the encoder writes their references, and builds the tables. */
+export interface StringTables {
+  /** Table strings of the value so far (empty strings aside), and their UTF-16 code units. */
+  readonly count: number
+  readonly chars: number
+  /** Starts a value; `split`: strings that are not ASCII go to a text table (format 4). */
+  reset(split: boolean): void
+  /**
+   * Adds the next table string (not empty), whose reference the encoder writes at `at`.
+   * @returns the extension type of that reference: STRING, or TEXT for the text table.
+   * @throws {StowageError} LIMIT_EXCEEDED when the tables would pass maxBytes.
+   */
+  add(s: string, at: number): number
+  /** The references written from `from` on moved by `delta` bytes (an extension's header shrank or grew). */
+  shift(from: number, delta: number): void
+  /**
+   * The tables of the value, the references of text strings in `buf` made TEXT where that was
+   * left to the end; `undefined` when a string has a lone surrogate (the value is then written
+   * without tables). The tables stay valid until the next value.
+   */
+  build(buf: Uint8Array): Tables | undefined
+  /** Drops buffers grown for one huge value. */
+  trim(): void
+}
 
 /** Size of the bin header for `length` bytes. */
 function binHeaderSize(length: number): number {
@@ -32,30 +72,27 @@ function writeBinHeader(out: Uint8Array, at: number, length: number): number {
   return at + 5
 }
 
+/** Bytes the bins of `tables` take, headers included. */
+export function tablesSize(tables: readonly Uint8Array[]): number {
+  let n = 0
+  for (const t of tables) n += binHeaderSize(t.length) + t.length
+  return n
+}
+
 /**
- * Moves the value written at `buf[start..end)` behind a bin of `table` (the string table's UTF-8)
- * and writes that bin at `start`. `buf` must have room for the bin's header and `table` after
- * `end`, and `table` must not lie in that room.
+ * Moves the value written at `buf[start..end)` behind one bin per table and writes those bins at
+ * `start`. `buf` must have room for {@link tablesSize} more bytes after `end`, and no table may lie
+ * in `buf`.
  * @returns the end of the payload.
  */
-export function placeStringTable(buf: Uint8Array, start: number, end: number, table: Uint8Array): number {
-  const header = binHeaderSize(table.length)
-  buf.copyWithin(start + header + table.length, start, end)
-  buf.set(table, writeBinHeader(buf, start, table.length))
-  return end + header + table.length
-}
-
-/**
- * `joined`'s UTF-8, written after `end` of `buf` by the platform's writer (into `sink`, the same
- * memory as the platform allocated it), then copied out: `buf` must have room for
- * `joined.length * 3` bytes after `end`. `joined` must be well-formed (no lone surrogate).
- */
-export function writeJoinedTable(buf: Uint8Array, sink: Uint8Array, end: number, joined: string, platform: Platform): Uint8Array {
-  const length = platform.writeUtf8(sink, joined, end)
-  return buf.slice(end, end + length)
-}
-
-/** `joined`'s UTF-8, for a table too large to be written in the encoder's buffer. */
-export function encodeTable(joined: string): Uint8Array {
-  return utf8.encode(joined)
+export function placeStringTables(buf: Uint8Array, start: number, end: number, tables: readonly Uint8Array[]): number {
+  const size = tablesSize(tables)
+  buf.copyWithin(start + size, start, end)
+  let at = start
+  for (const t of tables) {
+    at = writeBinHeader(buf, at, t.length)
+    buf.set(t, at)
+    at += t.length
+  }
+  return end + size
 }
