@@ -4,7 +4,7 @@
 import { createCodec } from '@stowage/core'
 import { openBenchPage, openFirefoxBenchPage } from './browser-page.js'
 import type { CodecRow } from './browser/codec-page.js'
-import { realWorkloads } from './real-data.js'
+import { persistedSegments, realWorkloads } from './real-data.js'
 
 const ROUNDS = 15
 const server = createCodec()
@@ -13,7 +13,8 @@ const tables: Array<{ engine: string; name: string; json: number; rows: CodecRow
 const versions: string[] = []
 
 async function measure(engine: string, run: Run): Promise<void> {
-  for (const w of realWorkloads()) {
+  // The real corpora, and the persister's segments of small queries (format 4 against 3: one query in 90 holds an emoji).
+  for (const w of [...realWorkloads(), { name: 'small queries as persisted segments (5,000 in 38 arrays of 135)', values: persistedSegments() }]) {
     const jsonTexts = w.values.map((v) => JSON.stringify(v))
     const envelopes = w.values.map((v) => Array.from(server.encode(v)))
     process.stderr.write(`browser-codec-bench: ${engine}, ${w.name}\n`)

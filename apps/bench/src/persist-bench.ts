@@ -23,7 +23,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright'
 import puppeteer from 'puppeteer-core'
 import { chromiumLaunchOptions } from '../../../tools/browsers/chromium.js'
 import type { PersistMethod, RestoreSample, SaveSample } from './browser/persist-page.js'
-import { webhookPayloads } from './real-data.js'
+import { smallQueries, webhookPayloads } from './real-data.js'
 
 const QUERIES = Number(process.env.PERSIST_QUERIES ?? 5000)
 const ROUNDS = Number(process.env.PERSIST_ROUNDS ?? 5) // after one warm-up round per method
@@ -37,23 +37,6 @@ const allMethods: Array<[PersistMethod, string]> = [
 // PERSIST_METHODS=json,clone,stowage,stowage-plain picks others (the targets need the first three).
 const picked = (process.env.PERSIST_METHODS ?? 'json,clone,stowage').split(',')
 const methods = allMethods.filter(([m]) => picked.includes(m))
-
-/** The small queries: distinct sub-objects of the webhook payloads of 2–10 kB of JSON. */
-function smallQueries(): unknown[] {
-  const seen = new Set<string>()
-  const out: unknown[] = []
-  for (const payload of webhookPayloads() as Array<Record<string, unknown>>) {
-    for (const field of ['repository', 'sender', 'issue', 'pull_request']) {
-      const value = payload[field]
-      if (typeof value !== 'object' || value === null) continue
-      const json = JSON.stringify(value)
-      if (json.length < 2000 || json.length > 10_000 || seen.has(json)) continue
-      seen.add(json)
-      out.push(value)
-    }
-  }
-  return out
-}
 
 const dataSets: Array<{ name: string; values: unknown[] }> = [
   { name: 'webhook payloads (329, 0.9–27 kB)', values: webhookPayloads() },

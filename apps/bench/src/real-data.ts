@@ -35,6 +35,43 @@ export function browserCompatJavaScript(): unknown {
   return (require('@mdn/browser-compat-data') as { javascript: unknown }).javascript
 }
 
+/**
+ * Small queries of real data: the distinct `repository`, `sender`, `issue` and `pull_request`
+ * objects of the webhook payloads that take 2–10 kB of JSON (90 of them, 2.2–6.5 kB; one holds an
+ * emoji, as user content does).
+ */
+export function smallQueries(): unknown[] {
+  const seen = new Set<string>()
+  const out: unknown[] = []
+  for (const payload of webhookPayloads() as Array<Record<string, unknown>>) {
+    for (const field of ['repository', 'sender', 'issue', 'pull_request']) {
+      const value = payload[field]
+      if (typeof value !== 'object' || value === null) continue
+      const json = JSON.stringify(value)
+      if (json.length < 2000 || json.length > 10_000 || seen.has(json)) continue
+      seen.add(json)
+      out.push(value)
+    }
+  }
+  return out
+}
+
+/**
+ * 5,000 small queries as a TanStack Query client dehydrates them, in arrays of 135 (about the
+ * 512 KiB segments @stowage/persist stores): 38 values.
+ */
+export function persistedSegments(): unknown[] {
+  const values = smallQueries()
+  const queries = Array.from({ length: 5000 }, (_, i) => ({
+    queryKey: ['query', i],
+    queryHash: `["query",${i}]`,
+    state: { data: values[i % values.length], dataUpdateCount: 1, dataUpdatedAt: 1767225600000 + i, error: null, errorUpdateCount: 0, errorUpdatedAt: 0, fetchFailureCount: 0, fetchFailureReason: null, fetchMeta: null, isInvalidated: false, status: 'success', fetchStatus: 'idle' },
+  }))
+  const segments: unknown[] = []
+  for (let i = 0; i < queries.length; i += 135) segments.push(queries.slice(i, i + 135))
+  return segments
+}
+
 /** A real data set as the codec bench measures it: one value, or many stored one by one. */
 export interface RealWorkload {
   readonly name: string

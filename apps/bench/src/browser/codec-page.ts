@@ -103,6 +103,7 @@ interface Method {
 window.runCodecBench = async (jsonTexts, serverEnvelopes, rounds) => {
   const values = jsonTexts.map((t) => JSON.parse(t) as unknown)
   const plain = createCodec({ compress: 'never' })
+  const plain3 = createCodec({ compress: 'never', formatVersion: 3 })
   const plain2 = createCodec({ compress: 'never', formatVersion: 2 })
   const byDefault = createCodec()
   const records = new Packr({ useRecords: true })
@@ -112,6 +113,7 @@ window.runCodecBench = async (jsonTexts, serverEnvelopes, rounds) => {
     { name: 'JSON.stringify / JSON.parse', encode: (v) => JSON.stringify(v), decode: (s: string) => JSON.parse(s), size: (s: string) => utf8.encode(s).length },
     { name: 'structuredClone', encode: (v) => v, decode: (v: unknown) => structuredClone(v), size: () => NaN },
     { name: "Stowage `compress: 'never'`", encode: (v) => plain.encode(v), decode: (b: Uint8Array) => plain.decode(b), size: (b: Uint8Array) => b.length },
+    { name: "Stowage `compress: 'never'`, format 3 at most", encode: (v) => plain3.encode(v), decode: (b: Uint8Array) => plain3.decode(b), size: (b: Uint8Array) => b.length },
     { name: "Stowage `compress: 'never'`, format 2", encode: (v) => plain2.encode(v), decode: (b: Uint8Array) => plain2.decode(b), size: (b: Uint8Array) => b.length },
     { name: 'Stowage default (browser policy)', encode: (v) => byDefault.encode(v), decode: (b: Uint8Array) => byDefault.decode(b), size: (b: Uint8Array) => b.length },
     { name: 'msgpackr records', encode: (v) => records.pack(v), decode: (b: Uint8Array) => records.unpack(b), size: (b: Uint8Array) => b.length },
