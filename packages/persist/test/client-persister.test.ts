@@ -57,6 +57,33 @@ describe('whole-client persister', () => {
     for (const size of sizes) expect(size).toBeLessThan(5000)
   })
 
+  it("a page's first save starts with smaller segments, doubling from 64 KiB up to segmentBytes; a later save cuts full ones", async () => {
+    const store = recordingStore()
+    const qc = client()
+    // ~1,000 bytes of MessagePack a query, 3 MB in all: distinct strings, so nothing shrinks them.
+    for (let i = 0; i < 3000; i++) qc.setQueryData(['item', i], { i, text: `${i}:`.padEnd(1000, String.fromCharCode(97 + (i % 26))) })
+    const persister = createStowageClientPersister({ store, throttleTime: 0, segmentBytes: 512 * 1024, codec: { compress: 'never' } })
+    const sizes = async () => {
+      const manifest = createCodec().decode<{ segments: string[] }>((await store.get('tanstack-query-client:manifest'))!)
+      return Promise.all(manifest.segments.map(async (id) => inspect((await store.get(`tanstack-query-client:s:${id}`))!).payloadLength))
+    }
+    await persistQueryClientSave({ queryClient: qc, persister })
+    const first = await sizes()
+    const kib = (n: number) => n / 1024
+    expect(kib(first[0]!)).toBeGreaterThan(48)
+    expect(kib(first[0]!)).toBeLessThan(80)
+    expect(first[1]!).toBeGreaterThan(1.6 * first[0]!)
+    expect(first[2]!).toBeGreaterThan(1.6 * first[1]!)
+    expect(first[3]!).toBeGreaterThan(1.6 * first[2]!)
+    for (const size of first) expect(kib(size)).toBeLessThan(600)
+
+    // A later save in the same page knows the queries' size: its new segments start full.
+    for (let i = 3000; i < 4000; i++) qc.setQueryData(['item', i], { i, text: `${i}:`.padEnd(1000, 'z') })
+    await persistQueryClientSave({ queryClient: qc, persister })
+    const added = (await sizes()).slice(first.length)
+    expect(kib(added[0]!)).toBeGreaterThan(400)
+  })
+
   it('a change to one query encodes again only the segment that holds it, and rewrites only that segment', async () => {
     const store = recordingStore()
     const encoded: unknown[] = []

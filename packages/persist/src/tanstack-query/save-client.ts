@@ -16,7 +16,14 @@ import { storableState } from './storable-state.js'
 const message = (e: unknown) => String((e as Error)?.message ?? e)
 
 /** How many queries a page's first save encodes (without deflate) to learn their size, before its first segment. */
-const PROBE_QUERIES = 32
+const PROBE_QUERIES = 8
+/**
+ * A page's first save starts with smaller segments, doubling up to `segmentBytes` from this
+ * fraction of it (never below {@link RAMP_FLOOR}): the encoder runs cold there, and a first
+ * segment of 512 KiB made one 64 ms task in Chromium 156 after a reload (apps/bench, persist-bench.ts).
+ */
+const RAMP_STEPS = 3
+const RAMP_FLOOR = 64 * 1024
 
 /** A query as a segment stores it: without its promise, without the errors no envelope holds. */
 function storable(query: DehydratedQuery): DehydratedQuery {
@@ -74,6 +81,11 @@ async function encodeSegment(ctx: SegmentContext, values: readonly DehydratedQue
 // worker where there is one) and the one before that is written.
 async function writeSegments(ctx: SegmentContext, book: SegmentBook, queries: readonly DehydratedQuery[], worker: CompressionWorker | undefined, written: Map<string, readonly DehydratedQuery[]>): Promise<void> {
   const slice = slicer(ctx.sliceMs)
+  const ramp = book.bytesPerQuery === 0
+  if (ramp) {
+    book.bytesPerQuery = probe(ctx, queries.slice(0, PROBE_QUERIES))
+    await slice.pause()
+  }
   let writing: Promise<void> = Promise.resolve()
   const write = async (encoded: readonly Encoded[]) => {
     for (const { bytes, payloadLength, queries: kept } of encoded) {
@@ -89,8 +101,9 @@ async function writeSegments(ctx: SegmentContext, book: SegmentBook, queries: re
     }
   }
   let deflating: Promise<Encoded[]> | undefined
-  for (let at = 0; at < queries.length; ) {
-    const group = queries.slice(at, at + Math.max(1, Math.floor(ctx.segmentBytes / book.bytesPerQuery)))
+  for (let at = 0, k = 0; at < queries.length; k++) {
+    const target = ramp ? Math.min(ctx.segmentBytes, Math.max(RAMP_FLOOR, ctx.segmentBytes / 2 ** Math.max(0, RAMP_STEPS - k))) : ctx.segmentBytes
+    const group = queries.slice(at, at + Math.max(1, Math.floor(target / book.bytesPerQuery)))
     at += group.length
     const next = encodeSegments(ctx, group, worker)
     next.catch(() => {}) // awaited below, after the segment before it
@@ -173,7 +186,6 @@ export async function saveClient(ctx: SegmentContext, book: SegmentBook, client:
   const written = new Map<string, readonly DehydratedQuery[]>()
   if (repack.length > 0) {
     const toWrite = repack.map((hash) => queries.get(hash) as DehydratedQuery)
-    if (book.bytesPerQuery === 0) book.bytesPerQuery = probe(ctx, toWrite.slice(0, PROBE_QUERIES))
     const worker = startCompressionWorker()
     try {
       await writeSegments(ctx, book, toWrite, worker, written)
