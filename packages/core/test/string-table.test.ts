@@ -26,13 +26,13 @@ describe('formats 3 and 4: the string tables', () => {
     expect(inspect(three.encode([...many.slice(1), 'ß'])).formatVersion).toBe(3)
     expect(inspect(never.encode(many.slice(1))).formatVersion).toBe(2)
     expect(inspect(never.encode({ text: 'x'.repeat(20_000) })).formatVersion).toBe(3) // 16 KiB or more
-    expect(inspect(never.encode({ text: 'é'.repeat(20_000) })).formatVersion).toBe(4)
+    expect(inspect(never.encode({ text: `é${'e'.repeat(20_000)}` })).formatVersion).toBe(4)
     expect(inspect(never.encode(Array.from({ length: 40 }, () => 1))).formatVersion).toBe(2) // no strings at all
     expect(inspect(createCodec({ compress: 'never', formatVersion: 2 }).encode([...many, 'ß'])).formatVersion).toBe(2)
   })
 
   it('keeps every string exact: non-ASCII, surrogate pairs, a leading U+FEFF, empty strings, long ones', () => {
-    const value = { list: Array.from({ length: 40 }, (_, i) => ['', 'é', '😀', '\uFEFFx', 'ü'.repeat(70_000), `n${i}`][i % 6]), map: new Map([['k', 'v']]) }
+    const value = { list: Array.from({ length: 40 }, (_, i) => ['', 'é', '😀', '\uFEFFx', `ü${'u'.repeat(70_000)}`, `n${i}`][i % 6]), map: new Map([['k', 'v']]) }
     for (const [codec, version] of [[never, 4], [three, 3]] as const) {
       const bytes = codec.encode(value)
       expect(inspect(bytes).formatVersion).toBe(version)
@@ -40,15 +40,25 @@ describe('formats 3 and 4: the string tables', () => {
     }
   })
 
+  it('writes one table (format 3) when most of the strings are not ASCII anyway, and the same bytes as format 3 writes', () => {
+    // World-countries' translations: over one extra UTF-8 byte in 16 (FORMAT.md §2.1).
+    const names = { list: Array.from({ length: 60 }, (_, i) => (i % 2 ? `Ελλάδα ${i}` : `Greece ${i}`)) }
+    expect(inspect(never.encode(names)).formatVersion).toBe(3)
+    expect(never.encode(names)).toStrictEqual(three.encode(names))
+    // The same strings among many more ASCII ones get a text table.
+    const mostlyAscii = { ...names, urls: Array.from({ length: 200 }, (_, i) => `https://api.example.com/countries/${i}`) }
+    expect(inspect(never.encode(mostlyAscii)).formatVersion).toBe(4)
+  })
+
   it('format 4 keeps text strings apart inside extensions of every header size (data of 1 to over 65,535 bytes)', () => {
     // RECORDS, MAP and SET data move when their header is written smaller or larger than the
     // one reserved; the references to text strings inside must move with them.
     for (const rows of [2, 7, 40, 3000, 20_000]) {
       const value = {
-        rows: Array.from({ length: rows }, (_, i) => ({ id: i, name: i % 5 === 0 ? `naïve ${i}` : `plain ${i}`, tag: i % 7 === 0 ? '✓' : 'x' })),
+        rows: Array.from({ length: rows }, (_, i) => ({ id: i, name: i % 5 === 0 ? `naïve ${i}` : `plain ${i}`, tag: i % 7 === 0 ? '✓' : 'x', url: `https://example.com/items/${i}?page=${i % 9}` })),
         map: new Map(Array.from({ length: rows }, (_, i) => [i, i % 3 ? `v${i}` : `ü${i}`])),
         set: new Set(Array.from({ length: rows }, (_, i) => (i % 4 ? `s${i}` : `😀${i}`))),
-        filler: Array.from({ length: 40 }, (_, i) => `f${i}`),
+        filler: Array.from({ length: 40 }, (_, i) => `filler ${i} `.repeat(20)),
       }
       const bytes = never.encode(value)
       expect(inspect(bytes).formatVersion).toBe(4)

@@ -137,8 +137,8 @@ export interface CodecOptions {
   readonly schemaVersion?: number
   /**
    * The newest envelope format this codec writes: 4 (a string table for ASCII strings and one for
-   * the rest, read by Stowage 0.4 and later; a value whose strings are all ASCII is still written
-   * as 3), 3 (one string table, read by Stowage 0.3 and later), or 2 while readers of Stowage 0.2
+   * the rest, read by Stowage 0.4 and later; a value whose strings are all ASCII, or mostly not,
+   * is still written as 3), 3 (one string table, read by Stowage 0.3 and later), or 2 while readers of Stowage 0.2
    * still share the store (a rolling upgrade). Every codec reads versions 1 to 4 whatever this
    * says. Defaults to 4 ({@link DEFAULT_FORMAT_VERSION}).
    */

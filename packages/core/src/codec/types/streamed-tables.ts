@@ -1,11 +1,13 @@
-// The string tables as Node writes them: each string's UTF-8 goes to its table as the encoder
-// reaches it (Buffer's writer per string beats joining them first), so a string is known to be
-// ASCII or not at once and its reference is written STRING or TEXT from the start.
+// The string tables as Node writes them: each string's UTF-8 goes to the table as the encoder
+// reaches it (Buffer's writer per string beats joining them first). Where a string is not ASCII,
+// where it lies and where its reference is are noted, so that the build can move it to a text
+// table (format 4) as the browsers' writer does (joined-tables.ts): both decide alike
+// (wantsTextTable) and write the same bytes.
 import { limitExceeded } from '../../errors/make.js'
 import { ExtType } from '../format.js'
 import { GrowableBytes } from '../growable-bytes.js'
 import type { Platform } from '../platform/platform.js'
-import type { StringTables, Tables } from './string-table.js'
+import { wantsTextTable, type StringTables, type Tables } from './string-table.js'
 import { isWellFormed } from './string.js'
 
 // Strings this short are written by a plain loop: below it, a call into the runtime's UTF-8 writer
@@ -18,14 +20,18 @@ export class StreamedTables implements StringTables {
   chars = 0
   private lone = false
   private split = false
-  private readonly ascii: GrowableBytes
+  private readonly all: GrowableBytes
   private readonly text: GrowableBytes
+  // Format 4 only: for each string that is not ASCII, where its reference starts in the encoder's
+  // buffer, and where its UTF-8 starts in `all` and how long it is.
+  private refs: number[] = []
+  private spans: number[] = []
 
   constructor(
     private readonly platform: Pick<Platform, 'alloc' | 'writeUtf8'>,
     private readonly maxBytes: number,
   ) {
-    this.ascii = new GrowableBytes(platform)
+    this.all = new GrowableBytes(platform)
     this.text = new GrowableBytes(platform)
   }
 
@@ -33,17 +39,21 @@ export class StreamedTables implements StringTables {
     this.split = split
     this.count = this.chars = 0
     this.lone = false
-    this.ascii.pos = this.text.pos = 0
+    this.all.pos = 0
+    if (this.refs.length > 0) {
+      this.refs = []
+      this.spans = []
+    }
   }
 
-  add(s: string): number {
+  add(s: string, at: number): number {
     const n = s.length
     this.count++
     this.chars += n
-    const side = this.ascii
-    if (!side.room(n * 3, this.maxBytes + 64)) throw this.tooBig()
-    const bytes = side.bytes
-    const p = side.pos
+    const all = this.all
+    if (!all.room(n * 3, this.maxBytes + 64)) throw this.tooBig()
+    const bytes = all.bytes
+    const p = all.pos
     if (n < SHORT_STRING) {
       let i = 0
       for (; i < n; i++) {
@@ -52,39 +62,55 @@ export class StreamedTables implements StringTables {
         bytes[p + i] = c
       }
       if (i === n) {
-        side.pos = p + n
+        all.pos = p + n
         return ExtType.STRING
       }
     }
-    const written = this.platform.writeUtf8(side.sink, s, p)
-    if (written === n) {
-      side.pos = p + n
-      return ExtType.STRING
+    const written = this.platform.writeUtf8(all.sink, s, p)
+    all.pos = p + written
+    if (written !== n) {
+      if (!isWellFormed(s)) this.lone = true
+      if (this.split) {
+        this.refs.push(at)
+        this.spans.push(p, written)
+      }
     }
-    if (!isWellFormed(s)) this.lone = true
-    if (!this.split) {
-      side.pos = p + written
-      return ExtType.STRING
-    }
-    const text = this.text
-    if (!text.room(written, this.maxBytes + 64)) throw this.tooBig()
-    text.bytes.set(bytes.subarray(p, p + written), text.pos)
-    text.pos += written
-    return ExtType.TEXT
+    return ExtType.STRING
   }
 
-  shift(): void {
-    // References are typed as they are written: nothing to find again.
+  shift(from: number, delta: number): void {
+    const refs = this.refs
+    for (let i = refs.length - 1; i >= 0 && (refs[i] as number) >= from; i--) refs[i] = (refs[i] as number) + delta
   }
 
-  build(): Tables | undefined {
+  build(buf: Uint8Array): Tables | undefined {
     if (this.lone) return undefined
-    const ascii = this.ascii.bytes.subarray(0, this.ascii.pos)
-    return this.text.pos === 0 ? { tables: [ascii], version: 3 } : { tables: [ascii, this.text.bytes.subarray(0, this.text.pos)], version: 4 }
+    const all = this.all
+    if (!this.split || !wantsTextTable(all.pos, this.chars)) return { tables: [all.bytes.subarray(0, all.pos)], version: 3 }
+    // The text strings' bytes move to the text table, the others close up; their references become TEXT.
+    const { refs, spans } = this
+    const text = this.text
+    text.pos = 0
+    if (!text.room(all.pos, Infinity)) throw this.tooBig()
+    let write = 0
+    let read = 0
+    for (let i = 0; i < refs.length; i++) {
+      buf[(refs[i] as number) + 1] = ExtType.TEXT
+      const start = spans[2 * i] as number
+      const length = spans[2 * i + 1] as number
+      if (start > read) all.bytes.copyWithin(write, read, start)
+      write += start - read
+      text.bytes.set(all.bytes.subarray(start, start + length), text.pos)
+      text.pos += length
+      read = start + length
+    }
+    if (all.pos > read) all.bytes.copyWithin(write, read, all.pos)
+    write += all.pos - read
+    return { tables: [all.bytes.subarray(0, write), text.bytes.subarray(0, text.pos)], version: 4 }
   }
 
   trim(): void {
-    this.ascii.trim()
+    this.all.trim()
     this.text.trim()
   }
 

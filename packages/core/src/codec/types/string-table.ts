@@ -10,10 +10,24 @@
 // V8 and SpiderMonkey, so every string of the value took twice the memory and the table's decode
 // ran at a fraction of the ASCII speed: in a new Chromium 156 page, 5,000 small queries in 38
 // segments, one query in 90 holding an emoji, decoded in 84–110 ms as format 4 against 111–125 ms
-// as format 3 (apps/bench/RESULTS.md, "Codec v4").
+// as format 3 (apps/bench/RESULTS.md, "Codec v4"). A value whose strings are mostly text keeps one
+// table (wantsTextTable).
 //
 // Each platform writes the tables its own way (joined-tables.ts in browsers, streamed-tables.ts on
 // Node); the bytes are the same.
+
+/**
+ * Whether a value whose table strings take `bytes` of UTF-8 for `chars` UTF-16 code units gets a
+ * text table (format 4): when its strings are mostly ASCII, the few others (an emoji, a curly
+ * quote) no longer make the whole table a two-byte string. Where the UTF-8 has more than one
+ * extra byte in 16 over one a code unit (emojibase's 9.7%, world-countries' 18%), most strings
+ * are text anyway: format 4 decoded them 0–15% faster in Chromium and Firefox but cost 35–70%
+ * more to encode there (cutting out thousands of text strings), so they stay in one table.
+ * Both platforms decide alike, so they write the same bytes.
+ */
+export function wantsTextTable(bytes: number, chars: number): boolean {
+  return bytes !== chars && (bytes - chars) * 16 <= bytes
+}
 
 /** The tables a value's strings made, and the format version they call for. */
 export interface Tables {
