@@ -147,13 +147,23 @@ type Browser = Array<[string, number, boolean]>
 type BrowserCodec = Array<[string, string, Record<string, [number, number | null, number]>]>
 
 /** Issue 18's browser targets: decode in Chromium and Firefox, reads after a reload, the persisted client. */
+/** Format 4 against 3 and 2 in the browsers, from the codec table's rows (issue 18). */
+function codecV4Table(codec: BrowserCodec): string {
+  const lines = ['| engine | data | decode ×JSON.parse: format 4 (default) / 3 / 2 | encode ×JSON.stringify: 4 / 3 / 2 |', '|---|---|---|---|']
+  for (const [engine, corpus, methods] of codec) {
+    const row = (i: 0 | 1) => ["Stowage `compress: 'never'`", "Stowage `compress: 'never'`, format 3 at most", "Stowage `compress: 'never'`, format 2"].map((m) => fmt(methods[m]![i] as number, 2)).join(' / ')
+    lines.push(`| ${engine} | ${corpus} | ${row(0)} | ${row(1)} |`)
+  }
+  return lines.join('\n')
+}
+
 function issue18Targets(codec: BrowserCodec, reloadRows: Browser, persistRows: Browser): { table: string; missed: string[] } {
   const rows: Browser = []
   for (const [engine, corpus, methods] of codec) {
     const never = methods["Stowage `compress: 'never'`"]![0]
     const webhooks = corpus.startsWith('GitHub webhooks')
     const bound = engine === 'Firefox' ? 1.2 : webhooks ? 1.0 : 1.2
-    rows.push([`${engine}: decode ${corpus} ≤ ${bound.toFixed(1)}× JSON.parse (format 3, as kept in the browser)`, never, never <= bound])
+    rows.push([`${engine}: decode ${corpus} ≤ ${bound.toFixed(1)}× JSON.parse (format 4, as kept in the browser)`, never, never <= bound])
   }
   rows.push(...reloadRows, ...persistRows)
   const missed = rows.filter(([, , ok]) => !ok).map(([name]) => name)
@@ -241,6 +251,26 @@ function issue19Targets(r: DictionaryRedis): { table: string; missed: string[] }
 }
 
 // The causes of the misses, measured once (apps/bench/RESULTS.md cites the figures of each run).
+// Format 4 against format 3, measured once (2026-11-27); the table after it comes from each run.
+const CODEC_V4 = `Format 4 (Stowage 0.4) keeps the strings of a value that are not ASCII in a table of their own
+behind the ASCII table (FORMAT.md §2.1). In V8 and SpiderMonkey one character past U+00FF makes a
+decoded table a two-byte string: with one emoji in a format-3 table every string of the value took
+two bytes a character, and Chromium's \`TextDecoder\` turned the table into a string at ~0.65 GB/s
+instead of ~3 GB/s (500 kB of ASCII with and without one emoji in front, one page of Chromium 156).
+The persister's segments of small queries show it: one query in 90 holds an emoji, so every
+segment's table was two-byte. As format 4 they decode in 0.63–0.65× \`JSON.parse\` in Chromium
+against 0.84–0.88× as format 3 (three runs of the table below on 2026-11-27), and in a new page,
+cold, the 38 segments decoded in 84–110 ms against 111–125 ms (four pages each); after real
+reloads the persister restored them in 192 ms against 252 ms (medians of 5, the two builds
+alternating). Writing them costs 1.12–1.14× format 3's time in the browsers: the text strings are
+found by one regular expression over the joined strings and cut out of the table's UTF-8, not
+written again. Firefox decodes them no faster (1.30× against 1.26× \`JSON.parse\`). On Node the
+same segments decode in 0.64× format 3's time and encode in 0.99–1.07× of it. Where most strings
+are text anyway (world-countries' translations carry one extra UTF-8 byte in 5.5, emojibase's
+emoji one in 10), format 4 decoded 0–15% faster but took 35–70% longer to encode in the browsers,
+so a writer keeps one table there (more than one extra byte in 16: \`wantsTextTable\`); their rows
+below read as format 3 for that reason.`
+
 const WHY_MISSED = `## Why targets are missed
 
 What the misses above come from, as measured (figures of a given run vary; the causes do not):
@@ -256,7 +286,9 @@ What the misses above come from, as measured (figures of a given run vary; the c
   \`latin1\` label at 1,070 MB/s, so no label is much faster) and text with a few non-ASCII
   characters at 290–320 MB/s. The webhooks hold 2.8 MB of strings, all ASCII but for one value of
   329: ~3 ms, about half of \`JSON.parse\`'s time. The JavaScript that builds the objects is the
-  smaller part left; the webhooks stay at 1.21–1.34× in Chromium over this session's three runs.
+  smaller part left; the webhooks stay at 1.21–1.41× in Chromium over the runs of 2026-11-25 and
+  -27 (the CRC-32 0.33–0.35× of it on 2026-11-27). Format 4 does not move them: only one payload
+  of 329 has a string past ASCII.
   The check stays: it is what turns a flipped bit in IndexedDB or in transit into
   CHECKSUM_MISMATCH instead of a wrong value, and \`JSON.parse\` checks nothing. Firefox: webhooks
   1.65–1.75× and browser-compat-data 1.47–1.91×, world-countries and emojibase within 1.2× in
@@ -278,22 +310,34 @@ What the misses above come from, as measured (figures of a given run vary; the c
   main thread taking turns. In one run alternating the two builds after real reloads (5 rounds
   each): the webhook client restored in 681 ms against 893 ms before (the clone persister: 518 ms;
   1.31× against 1.72×), the small queries in 406 against 486 ms (clone 266; 1.53× against 1.83×).
-  In one page, restore is met (0.65–0.69× the clone) and so is save (0.92–0.99× the JSON
-  persister). What keeps a restore after a reload above the clone (1.33–1.55× in the table's run)
-  is the decoder running cold: the first ten segments (~5 MB) take ~100 ms and the rest 2–5 ms
+  In one page, restore is met (0.65–0.91× the clone over runs) and so is save (0.92–0.99× the JSON
+  persister; 1.03× for the small queries on 2026-11-27, a tie this machine cannot settle). What
+  keeps a restore after a reload above the clone (1.33–1.72× over runs) is the decoder running
+  cold in a browser that is still starting. Measured on 2026-11-27 with the same profile and code,
+  the small queries' restore took 217–425 ms when it started as soon as the page had loaded (as
+  the bench and a real reload do) and 127–148 ms when it started 1.5 s later; the clone persister
+  took 122–139 against 87–98 ms. The decode of the segments alone went from 97–157 to 69–85 ms:
+  V8 optimizes the decoder on background threads, which the browser's own start keeps busy on two
+  cores, while the clone's deserializer is native and needs none (pausing between segments or not
+  made no difference). Format 4 took the same restore from 252 to 192 ms (medians of 5, the two
+  builds alternating; one query in 90 holds an emoji, which made every segment's table two-byte).
+  Otherwise the decoder running cold: the first ten segments (~5 MB) take ~100 ms and the rest 2–5 ms
   each, while the clone's deserialization is native from its first call; opening the database,
   reading the manifest and the batch read of the segments take another 40–95 ms before the first
   decode (two batch reads, the first four segments alone, made no difference in an A/B). Save
   after a reload (1.19–1.71×): encoding in JavaScript costs 4–5× \`JSON.stringify\` in Chromium, and
   more while cold. Long tasks: each segment is decoded in the restore's own loop, between its
   pauses for the page (not in whichever task the worker's answer arrives); in one Chromium page
-  the longest restore task (worst round) was 83 ms in the previous bench run and 15–28 ms in this
-  session's two (different runs on a noisy machine, not an A/B). The longer tasks left after a reload (58–62 ms
-  restoring, 59–101 ms saving, worst rounds) are not the work of one segment: timed in a cold save,
-  no segment took more than 24 ms to encode, and earlier \`--trace-gc\` runs found V8's garbage
-  collection there (young-generation pauses of 28–77 ms while the restored heap grows). Firefox's
-  restore in one page has its longest tasks at 81–110 ms (worst rounds; 58 ms median), the same
-  kind of pause.
+  the longest restore task (worst round) was 83 ms in the bench run of 2026-11-24 and 15–28 ms
+  since (different runs on a noisy machine, not an A/B). After a reload, restore tasks are within
+  50 ms since 2026-11-27 (46 and 25 ms, worst rounds). Saving after a reload still has one: a
+  page's first save used to encode 32 queries to learn their size and then a whole 512 KiB segment
+  in one task (64 ms in a trace); it now probes 8, yields, and starts with 64 KiB segments that
+  double (82 ms worst round left, the webhooks), and the task that remains holds a full
+  mark-compact pause of V8 (36–40 ms of a 66–69 ms task in two traces) that the bench page's own
+  5,000 structured clones leave behind: no slicing of the save's own work shortens it. Firefox's
+  restore in one page has its longest tasks at 52–110 ms over runs (79 ms worst round on
+  2026-11-27), the same kind of pause.
 - **Reads after a reload.** Each sample starts a new browser on the profile: opening the database
   and the cold JIT of the decoder are in every figure, as they are after a real reload; the clone
   path's deserialization is native from its first call.
@@ -690,6 +734,12 @@ ${table(clean)}
 ${markdown(persistState)}
 
 ${markdown(persistFirefox)}
+
+## Codec v4: the text table (issue 18)
+
+${CODEC_V4}
+
+${codecV4Table(result<BrowserCodec>(browserCodec))}
 
 ## Decode and encode in the browser (issue 18)
 

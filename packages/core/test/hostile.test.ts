@@ -11,6 +11,8 @@ const samples: unknown[] = [
   Array.from({ length: 300 }, (_, i) => ({ i, even: i % 2 === 0, label: `item ${i}` })),
   new Map<unknown, unknown>([[1, new Set(['a'])], ['k', new Float64Array([1, 2])]]),
   'long text '.repeat(200),
+  // Format 4: an ASCII table and a text table.
+  { rows: Array.from({ length: 60 }, (_, i) => ({ i, label: `item ${i}` })), note: 'one emoji 😀 among them' },
 ]
 const envelopes = samples.map((value) => ({ value, bytes: encode(value) }))
 
@@ -52,9 +54,9 @@ describe('hostile input', () => {
 
   it('fuzz: random bytes, bare or behind a valid header and CRC, never escape as anything but a StowageError', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 200 }), fc.boolean(), (random, sealed) => {
+      fc.property(fc.uint8Array({ maxLength: 200 }), fc.boolean(), fc.constantFrom(1, 2, 3, 4), (random, sealed, version) => {
         // Behind a valid header and CRC, random MessagePack may well be a value: that is fine.
-        expectSafe(sealed ? sealRaw(random) : random, ANY)
+        expectSafe(sealed ? sealRaw(random, version) : random, ANY)
       }),
       { numRuns: 5000 },
     )

@@ -51,7 +51,7 @@ export const OLDEST_FORMAT_VERSION = 1
 /**
  * A version-3 encoder writes the string table only when the value has at least this many strings
  * (empty strings and keys aside); below it the same value is written as version 2. Two bytes more
- * per string buy one native UTF-8 decode for all of them (apps/bench/RESULTS.md, "Codec v3").
+ * per string buy one native UTF-8 decode for all of them (apps/bench/RESULTS.md, "Decode and encode in the browser").
  */
 export const MIN_TABLE_STRINGS = 32
 
