@@ -525,7 +525,7 @@ workloads (apps/bench/src/workloads.ts) are labelled as such: W1 is the seed art
 sorted rows, Stowage's best case (DELTA columns); \`W1-1000 shuffled\` is the same rows in random
 order; W2 is a 30 kB blog post, W3 1001 objects of 101 long strings, W4 a 120-byte session token.
 
-## Targets of issue 18 (the browser: codec v3, reads after a reload, the persisted client)
+## Targets of issue 18 (the browser: codec v3 and v4, reads after a reload, the persisted client)
 
 Measured in real Chromium and Firefox (Debian builds, headless); sections "Decode and encode in
 the browser", "Reads after a reload" and "App state persisted" below have the tables.
