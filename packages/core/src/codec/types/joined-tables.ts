@@ -3,11 +3,10 @@
 // A string that turns out not to be ASCII has its reference's type byte changed to TEXT then: a
 // reference keeps its size, so nothing moves, but the references inside an extension whose header
 // the encoder shrinks or grows afterwards move with its data (shift()).
-import { limitExceeded } from '../../errors/make.js'
 import { ExtType } from '../format.js'
 import { GrowableBytes } from '../growable-bytes.js'
 import type { Platform } from '../platform/platform.js'
-import { wantsTextTable, type StringTables, type Tables } from './string-table.js'
+import { cutOut, shiftRefs, wantsTextTable, type StringTables, type Tables } from './string-table.js'
 import { isWellFormed } from './string.js'
 
 // Runs of characters past U+007F (global: found one after the other by exec).
@@ -64,8 +63,7 @@ export class JoinedTables implements StringTables {
   }
 
   shift(from: number, delta: number): void {
-    const refs = this.refs
-    for (let i = refs.length - 1; i >= 0 && (refs[i] as number) >= from; i--) refs[i] = (refs[i] as number) + delta
+    shiftRefs(this.refs, from, delta)
   }
 
   build(buf: Uint8Array): Tables | undefined {
@@ -103,12 +101,9 @@ export class JoinedTables implements StringTables {
   // the text strings cost work, and nothing is encoded again (re-encoding the two tables from
   // slices of the joined string, a two-byte string once one emoji is in it, cost 1.2 ms a segment).
   private partition(buf: Uint8Array, joined: string, all: Uint8Array): number {
-    const { refs, ends, text } = this
-    text.pos = 0
-    if (!text.room(all.length - joined.length, this.maxBytes + 64) || !text.room(all.length, Infinity)) throw limitExceeded(`the value encodes to more than maxBytes (${this.maxBytes} bytes)`)
-    let read = 0 // bytes of `all` placed so far
-    let write = 0 // bytes of the ASCII table so far
-    let chars = 0 // chars of `joined` placed so far (read - chars: the extra bytes before them)
+    const { refs, ends } = this
+    const spans: number[] = [] // where blocks of text strings lie in `all`: start, length
+    let extraBefore = 0 // the extra UTF-8 bytes of the runs placed so far
     let k = 0 // the first string not yet placed
     NOT_ASCII_RUNS.lastIndex = 0
     let run = NOT_ASCII_RUNS.exec(joined)
@@ -121,13 +116,9 @@ export class JoinedTables implements StringTables {
         if ((ends[mid] as number) > run.index) hi = mid
         else lo = mid + 1
       }
-      // The strings before it are ASCII: their bytes close up.
+      // Strings lo… go to the text table whole, with every run that falls in them or in the
+      // strings right after them.
       const from = lo === 0 ? 0 : (ends[lo - 1] as number)
-      const ascii = from - chars
-      if (read !== write) all.copyWithin(write, read, read + ascii)
-      write += ascii
-      read += ascii
-      // Strings lo… go to the text table whole, with every run that falls in them.
       k = lo
       let to = from
       let extra = 0
@@ -139,16 +130,11 @@ export class JoinedTables implements StringTables {
           to = ends[k++] as number
         }
         run = NOT_ASCII_RUNS.exec(joined)
-        // A run in the next string too: it joins this block of text strings.
       } while (run !== null && k < ends.length && run.index < (ends[k] as number))
-      const bytes = to - from + extra
-      text.bytes.set(all.subarray(read, read + bytes), text.pos)
-      text.pos += bytes
-      read += bytes
-      chars = to
+      spans.push(from + extraBefore, to - from + extra)
+      extraBefore += extra
     }
-    if (read !== write) all.copyWithin(write, read, all.length)
-    return write + all.length - read
+    return cutOut(all, all.length, spans, this.text)
   }
 }
 

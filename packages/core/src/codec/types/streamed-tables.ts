@@ -7,7 +7,7 @@ import { limitExceeded } from '../../errors/make.js'
 import { ExtType } from '../format.js'
 import { GrowableBytes } from '../growable-bytes.js'
 import type { Platform } from '../platform/platform.js'
-import { wantsTextTable, type StringTables, type Tables } from './string-table.js'
+import { cutOut, shiftRefs, wantsTextTable, type StringTables, type Tables } from './string-table.js'
 import { isWellFormed } from './string.js'
 
 // Strings this short are written by a plain loop: below it, a call into the runtime's UTF-8 writer
@@ -79,8 +79,7 @@ export class StreamedTables implements StringTables {
   }
 
   shift(from: number, delta: number): void {
-    const refs = this.refs
-    for (let i = refs.length - 1; i >= 0 && (refs[i] as number) >= from; i--) refs[i] = (refs[i] as number) + delta
+    shiftRefs(this.refs, from, delta)
   }
 
   build(buf: Uint8Array): Tables | undefined {
@@ -88,25 +87,9 @@ export class StreamedTables implements StringTables {
     const all = this.all
     if (!this.split || !wantsTextTable(all.pos, this.chars)) return { tables: [all.bytes.subarray(0, all.pos)], version: 3 }
     // The text strings' bytes move to the text table, the others close up; their references become TEXT.
-    const { refs, spans } = this
-    const text = this.text
-    text.pos = 0
-    if (!text.room(all.pos, Infinity)) throw this.tooBig()
-    let write = 0
-    let read = 0
-    for (let i = 0; i < refs.length; i++) {
-      buf[(refs[i] as number) + 1] = ExtType.TEXT
-      const start = spans[2 * i] as number
-      const length = spans[2 * i + 1] as number
-      if (start > read) all.bytes.copyWithin(write, read, start)
-      write += start - read
-      text.bytes.set(all.bytes.subarray(start, start + length), text.pos)
-      text.pos += length
-      read = start + length
-    }
-    if (all.pos > read) all.bytes.copyWithin(write, read, all.pos)
-    write += all.pos - read
-    return { tables: [all.bytes.subarray(0, write), text.bytes.subarray(0, text.pos)], version: 4 }
+    for (const at of this.refs) buf[at + 1] = ExtType.TEXT
+    const ascii = cutOut(all.bytes, all.pos, this.spans, this.text)
+    return { tables: [all.bytes.subarray(0, ascii), this.text.bytes.subarray(0, this.text.pos)], version: 4 }
   }
 
   trim(): void {

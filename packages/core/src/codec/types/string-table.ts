@@ -15,6 +15,7 @@
 //
 // Each platform writes the tables its own way (joined-tables.ts in browsers, streamed-tables.ts on
 // Node); the bytes are the same.
+import { GrowableBytes } from '../growable-bytes.js'
 
 /**
  * Whether a value whose table strings take `bytes` of UTF-8 for `chars` UTF-16 code units gets a
@@ -109,4 +110,32 @@ export function placeStringTables(buf: Uint8Array, start: number, end: number, t
     at += t.length
   }
   return end + size
+}
+
+/** Moves the references noted at or after `from` by `delta` bytes (an extension's header shrank or grew). */
+export function shiftRefs(refs: number[], from: number, delta: number): void {
+  for (let i = refs.length - 1; i >= 0 && (refs[i] as number) >= from; i--) refs[i] = (refs[i] as number) + delta
+}
+
+/**
+ * Moves the byte ranges `spans` (start and length pairs, in order) of `all[0, length)` to the text
+ * table `text` (emptied first), and closes up the bytes between them at the start of `all`.
+ * @returns how many bytes stay in `all`: the ASCII table's size.
+ */
+export function cutOut(all: Uint8Array, length: number, spans: readonly number[], text: GrowableBytes): number {
+  text.pos = 0
+  text.room(length, Infinity) // no more than `all` holds, which was within maxBytes
+  let write = 0
+  let read = 0
+  for (let i = 0; i < spans.length; i += 2) {
+    const start = spans[i] as number
+    const size = spans[i + 1] as number
+    if (start > read) all.copyWithin(write, read, start)
+    write += start - read
+    text.bytes.set(all.subarray(start, start + size), text.pos)
+    text.pos += size
+    read = start + size
+  }
+  if (length > read) all.copyWithin(write, read, length)
+  return write + length - read
 }
