@@ -156,17 +156,8 @@ export class Decoder {
     this.tabled = version >= 3
     this.texted = version >= 4
     try {
-      if (this.tabled) {
-        const bytes = this.readTable()
-        // Format 4's first table is ASCII: as many chars as bytes (a check that costs nothing).
-        if (this.texted && this.table.length !== bytes) throw corrupt('the ASCII string table holds a byte past 0x7F')
-      }
-      if (this.texted) {
-        const ascii = this.table
-        this.readTable()
-        this.textTable = this.table
-        this.table = ascii
-      }
+      if (this.tabled) this.table = this.readTable(this.texted)
+      if (this.texted) this.textTable = this.readTable(false)
       const value = this.value()
       if (this.pos !== this.end) throw corrupt(`${this.end - this.pos} unexpected bytes after the value`)
       if (this.cursor !== this.table.length || this.textCursor !== this.textTable.length) throw corrupt('a string table holds characters no string of the value uses')
@@ -184,8 +175,9 @@ export class Decoder {
   }
 
   // A format-3 or 4 payload starts with its string tables: bins of UTF-8, each decoded here in one
-  // call into `table`. Returns the table's size in bytes.
-  private readTable(): number {
+  // call. `ascii`: format 4's first table, whose bytes must all be ASCII (as many chars as bytes: a
+  // check that costs nothing).
+  private readTable(ascii: boolean): string {
     this.need(1)
     const b = this.bytes[this.pos++] as number
     const length = b === 0xc4 ? this.uint(1) : b === 0xc5 ? this.uint(2) : b === 0xc6 ? this.uint(4) : -1
@@ -193,14 +185,15 @@ export class Decoder {
     this.need(length)
     const start = this.pos
     this.pos += length
-    this.table = ''
-    if (length === 0) return 0
+    if (length === 0) return ''
+    let table: string
     try {
-      this.table = utf8.decode(this.bytes.subarray(start, start + length))
+      table = utf8.decode(this.bytes.subarray(start, start + length))
     } catch (e) {
       throw corrupt('a string table is not valid UTF-8', e)
     }
-    return length
+    if (ascii && table.length !== length) throw corrupt('the ASCII string table holds a byte past 0x7F')
+    return table
   }
 
   // The next `length` UTF-16 code units of the string table (format 4: of its ASCII table).

@@ -662,28 +662,28 @@ export class Encoder {
     this.pos = start + header + written
   }
 
-  // A reference to the next string of a table (STRING, or TEXT in format 4's text table): its
-  // length in UTF-16 code units.
+  // A STRING reference to the next string of the tables (made TEXT when the tables are built, for
+  // a string of format 4's text table): its length in UTF-16 code units.
   private tableString(s: string): void {
     const n = s.length
     if (n > this.settings.maxBytes) throw this.tooBig()
     this.work += OBJECT_WORK
     this.ensure(6)
-    const type = this.strings.add(s, this.pos)
+    this.strings.add(s, this.pos)
     const buf = this.buf
     let p = this.pos
     if (n < 0x100) {
       buf[p++] = 0xd4
-      buf[p++] = type
+      buf[p++] = ExtType.STRING
       buf[p++] = n
     } else if (n < 0x10000) {
       buf[p++] = 0xd5
-      buf[p++] = type
+      buf[p++] = ExtType.STRING
       buf[p++] = n >>> 8
       buf[p++] = n & 0xff
     } else {
       buf[p++] = 0xd6
-      buf[p++] = type
+      buf[p++] = ExtType.STRING
       buf[p++] = n >>> 24
       buf[p++] = n >>> 16
       buf[p++] = n >>> 8

@@ -18,9 +18,10 @@ const message = (e: unknown) => String((e as Error)?.message ?? e)
 /** How many queries a page's first save encodes (without deflate) to learn their size, before its first segment. */
 const PROBE_QUERIES = 8
 /**
- * A page's first save starts with smaller segments, doubling up to `segmentBytes` from this
- * fraction of it (never below {@link RAMP_FLOOR}): the encoder runs cold there, and a first
- * segment of 512 KiB made one 64 ms task in Chromium 156 after a reload (apps/bench, persist-bench.ts).
+ * A page's first save starts with smaller segments: `segmentBytes` halved this many times (never
+ * below {@link RAMP_FLOOR}), doubling from one segment to the next up to `segmentBytes`. The
+ * encoder runs cold there, and a first segment of 512 KiB made one 64 ms task in Chromium 156
+ * after a reload (apps/bench, persist-bench.ts).
  */
 const RAMP_STEPS = 3
 const RAMP_FLOOR = 64 * 1024

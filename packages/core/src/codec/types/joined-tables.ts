@@ -48,7 +48,7 @@ export class JoinedTables implements StringTables {
     }
   }
 
-  add(s: string, at: number): number {
+  add(s: string, at: number): void {
     const n = s.length
     this.count++
     this.chars += n
@@ -59,7 +59,6 @@ export class JoinedTables implements StringTables {
       this.refs.push(at)
       this.ends.push(this.chars)
     }
-    return ExtType.STRING
   }
 
   shift(from: number, delta: number): void {

@@ -46,7 +46,7 @@ export class StreamedTables implements StringTables {
     }
   }
 
-  add(s: string, at: number): number {
+  add(s: string, at: number): void {
     const n = s.length
     this.count++
     this.chars += n
@@ -63,7 +63,7 @@ export class StreamedTables implements StringTables {
       }
       if (i === n) {
         all.pos = p + n
-        return ExtType.STRING
+        return
       }
     }
     const written = this.platform.writeUtf8(all.sink, s, p)
@@ -75,7 +75,6 @@ export class StreamedTables implements StringTables {
         this.spans.push(p, written)
       }
     }
-    return ExtType.STRING
   }
 
   shift(from: number, delta: number): void {

@@ -45,16 +45,15 @@ export interface StringTables {
   /** Starts a value; `split`: strings that are not ASCII go to a text table (format 4). */
   reset(split: boolean): void
   /**
-   * Adds the next table string (not empty), whose reference the encoder writes at `at`.
-   * @returns the extension type of that reference: STRING, or TEXT for the text table.
+   * Adds the next table string (not empty), whose reference the encoder writes at `at` as a
+   * STRING; build() makes it TEXT when the string goes to the text table.
    * @throws {StowageError} LIMIT_EXCEEDED when the tables would pass maxBytes.
    */
-  add(s: string, at: number): number
+  add(s: string, at: number): void
   /** The references written from `from` on moved by `delta` bytes (an extension's header shrank or grew). */
   shift(from: number, delta: number): void
   /**
-   * The tables of the value, the references of text strings in `buf` made TEXT where that was
-   * left to the end; `undefined` when a string has a lone surrogate (the value is then written
+   * The tables of the value, the references of text strings in `buf` made TEXT; `undefined` when a string has a lone surrogate (the value is then written
    * without tables). The tables stay valid until the next value.
    */
   build(buf: Uint8Array): Tables | undefined
