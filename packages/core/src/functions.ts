@@ -85,11 +85,11 @@ export const trainDictionary: (samples: readonly unknown[], options?: TrainOptio
 /**
  * The envelope without its tag stamp: the same payload bytes and other metadata, a new CRC. Tags
  * name generations kept in the store that wrote them; an envelope served to another cache (over
- * HTTP, say) leaves them behind. The CRC is checked first, so damaged bytes are never given a
- * valid one.
+ * HTTP, say) leaves them behind. The payload is not read: the new CRC is the old one carried over
+ * to the new header, so damaged bytes stay damaged and fail their check when decoded.
  * @param bytes - an envelope.
  * @returns `bytes` itself when it has no tags, else a new envelope (a `Buffer` on Node, as {@link encode}).
- * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CORRUPT, CHECKSUM_MISMATCH, INVALID_ARGUMENT.
+ * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CORRUPT, INVALID_ARGUMENT.
  */
 export const withoutTags: (bytes: Uint8Array) => Uint8Array = (bytes) => {
   const out = withoutTagsOf(bytes)
@@ -101,11 +101,13 @@ export const withoutTags: (bytes: Uint8Array) => Uint8Array = (bytes) => {
  * in its header, or without one: the same payload bytes and other metadata, a new CRC. A client
  * that stores an envelope in another form than it came in (inflated, say), or that got it from a
  * server other than Stowage's, keeps the server's validator so that it can still revalidate
- * (If-None-Match / If-Modified-Since). Decoding ignores it. The CRC is checked first.
+ * (If-None-Match / If-Modified-Since). Decoding ignores it. The payload is not read: the new CRC
+ * is the old one carried over to the new header, so damaged bytes stay damaged and fail their
+ * check when decoded.
  * @param bytes - an envelope.
  * @param validator - `{ kind: 'etag' | 'last-modified', value }`, or `undefined` to drop one.
  * @returns a new envelope (a `Buffer` on Node, as {@link encode}), or `bytes` itself when nothing changes.
- * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CORRUPT, CHECKSUM_MISMATCH; INVALID_ARGUMENT for a validator that is not 1 to 255 printable ASCII characters.
+ * @throws {StowageError} BAD_MAGIC, TRUNCATED, CORRUPT; UNSUPPORTED_VERSION for bytes this build does not read and for a validator given to format version 1, which has no field for one; INVALID_ARGUMENT for a validator that is not 1 to 255 printable ASCII characters.
  */
 export const withValidator: (bytes: Uint8Array, validator: HttpValidator | undefined) => Uint8Array = (bytes, validator) => {
   const out = withValidatorOf(bytes, validator)

@@ -1,7 +1,7 @@
 import { crc32 as zlibCrc32 } from 'node:zlib'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { crc32, crc32Range } from '../src/codec/crc32.js'
+import { crc32, crc32Range, moveCrc } from '../src/codec/crc32.js'
 
 // The JavaScript CRC-32 is what browsers check every envelope with: it must agree with zlib's on
 // every length and every alignment of the bytes in their buffer (the word-wise path reads through
@@ -28,5 +28,41 @@ describe('crc32 (JavaScript)', () => {
       }),
       { numRuns: 300 },
     )
+  })
+})
+
+// A header replaced in front of a payload gets its CRC from the old one (withValidator,
+// withoutTags): it must be the CRC a full pass would give, and stay wrong for damaged bytes.
+describe('moveCrc', () => {
+  it('gives the CRC of a new head and the same tail, as zlib computes it over the whole', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), fc.uint8Array({ maxLength: 64 }), fc.uint8Array({ maxLength: 5000 }), (oldHead, newHead, tail) => {
+        const whole = (head: Uint8Array) => zlibCrc32(Buffer.concat([head, tail]))
+        expect(moveCrc(whole(oldHead), zlibCrc32(oldHead), zlibCrc32(newHead), tail.length)).toBe(whole(newHead))
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('carries damage over: a CRC that was wrong for the old bytes is wrong for the new', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 1, maxLength: 32 }), fc.uint8Array({ minLength: 1, maxLength: 2000 }), fc.nat(), fc.integer({ min: 1, max: 255 }), (head, tail, at, flip) => {
+        const damaged = tail.slice()
+        damaged[at % damaged.length] = (damaged[at % damaged.length] as number) ^ flip
+        const moved = moveCrc(zlibCrc32(Buffer.concat([head, tail])), zlibCrc32(head), zlibCrc32(new Uint8Array([7])), tail.length)
+        expect(moved).toBe(zlibCrc32(Buffer.concat([new Uint8Array([7]), tail])))
+        expect(moved).not.toBe(zlibCrc32(Buffer.concat([new Uint8Array([7]), damaged])))
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('moves past 4 GiB and more: two moves make one move by their sum', () => {
+    // moveCrc(0, h, 0, n) is h carried past n bytes; lengths are numbers, not 32-bit integers.
+    const carry = (h: number, n: number) => moveCrc(0, h, 0, n)
+    for (const [a, b] of [[1, 2], [1000, 65_536], [2 ** 31, 2 ** 31 + 5], [2 ** 32 - 1, 2 ** 33 + 7]] as const) {
+      expect(carry(carry(0xdeadbeef, a), b)).toBe(carry(0xdeadbeef, a + b))
+    }
+    expect(carry(0xdeadbeef, 0)).toBe(0xdeadbeef)
   })
 })

@@ -30,14 +30,19 @@ describe('withValidator: a server’s ETag or Last-Modified kept in the header',
     expect(hex(kept.subarray(0, 9))).toBe('c10200080103226122')
   })
 
-  it('refuses a bad validator as INVALID_ARGUMENT and a damaged envelope as CHECKSUM_MISMATCH', () => {
+  it('refuses a bad validator as INVALID_ARGUMENT and a validator for format version 1 as UNSUPPORTED_VERSION; damaged bytes still fail their check after it', () => {
     const bytes = createCodec().encode(rows)
     for (const bad of [{ kind: 'etag', value: '' }, { kind: 'etag', value: 'x'.repeat(256) }, { kind: 'etag', value: 'é' }, { kind: 'etag', value: 'a\nb' }, { kind: 'age', value: '1' }, null]) {
       expect(code(() => withValidator(bytes, bad as HttpValidator))).toBe(StowageErrorCode.INVALID_ARGUMENT)
     }
     const damaged = bytes.slice()
     damaged[damaged.length - 1] = (damaged[damaged.length - 1] as number) ^ 1
-    expect(code(() => withValidator(damaged, etag))).toBe(StowageErrorCode.CHECKSUM_MISMATCH)
+    // The payload is not read again: damaged bytes keep a CRC that fails, under the new header.
+    expect(code(() => decode(withValidator(damaged, etag)))).toBe(StowageErrorCode.CHECKSUM_MISMATCH)
+    // Version 1 has no validator field: refused, rather than bytes that no reader takes.
+    const v1 = fromHex(goldenCompressedV1)
+    expect(code(() => withValidator(v1, etag))).toBe(StowageErrorCode.UNSUPPORTED_VERSION)
+    expect(withValidator(v1, undefined)).toBe(v1)
   })
 
   it('reads hostile validator fields as CORRUPT or TRUNCATED, and refuses the flag in version 1', () => {

@@ -232,9 +232,10 @@ async function keptForm(codec: Codec, received: Uint8Array, response: Response, 
   const lastModified = response.headers.get('Last-Modified') ?? undefined
   const server: HttpValidator | undefined = etag !== undefined ? { kind: 'etag', value: etag } : lastModified !== undefined ? { kind: 'last-modified', value: lastModified } : undefined
   if (server === undefined || (server.kind === 'etag' && server.value === envelopeEtag(bytes))) return bytes
-  // A validator a header field cannot hold (over 255 characters) is dropped: the copy is then
-  // revalidated with its own ETag, and a server that does not know it simply answers 200.
-  return /^[\x20-\x7e]{1,255}$/.test(server.value) ? withValidator(bytes, server) : bytes
+  // A validator a header field cannot hold (over 255 characters), or an envelope of format version 1
+  // (Stowage 0.1), which has no field for one, is kept without it: the copy is then revalidated with
+  // its own ETag, and a server that does not know it simply answers 200.
+  return /^[\x20-\x7e]{1,255}$/.test(server.value) && inspect(bytes).formatVersion > 1 ? withValidator(bytes, server) : bytes
 }
 
 // One exchange: with If-None-Match when there is a copy, without following redirects then (its

@@ -55,6 +55,20 @@ describe('fetchCached against a static file server', () => {
     expect(statuses).toStrictEqual([200, 304])
   })
 
+  it('keeps a format-1 file (Stowage 0.1) without the server\'s validator, which that format has no field for', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'stowage-static-')), 'v1.stowage')
+    // { a: 1, b: 'two', c: [true, false, null] } as Stowage 0.1 wrote it (the core's golden vectors).
+    writeFileSync(file, Buffer.from('c1010000a857b54183a16101a162a374776fa16393c3c2c0', 'hex'))
+    const { url, statuses } = await staticServer(file)
+    const cache = createCache({ namespace: 'static-v1' })
+    const first = await fetchCachedWithInfo(url, { cache })
+    expect(first).toMatchObject({ source: 'network', value: { a: 1, b: 'two', c: [true, false, null] }, kept: true })
+    expect(inspect(first.bytes)).toMatchObject({ formatVersion: 1, validator: undefined })
+    // Revalidated with the copy's own ETag, which this server does not know: a 200 again.
+    expect(await fetchCachedWithInfo(url, { cache })).toMatchObject({ source: 'network', kept: true })
+    expect(statuses).toStrictEqual([200, 200])
+  })
+
   it('revalidates with If-Modified-Since against a server that sends only Last-Modified', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'stowage-static-')), 'countries.stowage')
     writeFileSync(file, createCodec().encode(['fr', 'de']))

@@ -92,3 +92,44 @@ function crc32Words(data: Uint8Array, start: number, end: number, crc: number): 
   while (i < end) c = (t[(c ^ (data[i++] as number)) & 0xff] as number) ^ (c >>> 8)
   return ~c >>> 0
 }
+
+// A CRC-32 is linear over GF(2): the CRC of `a` followed by `b` is crc(b) XOR crc(a) multiplied by
+// x^(8·|b|) modulo the CRC's polynomial. That lets a header be replaced in front of a payload
+// without reading the payload again (moveCrc). Polynomials are bit-reflected here, as in the
+// tables: bit 31 is the coefficient of x^0.
+
+// a·b modulo the polynomial: b times each power of x that a has, b stepping up one power per bit.
+function multiplyModP(a: number, b: number): number {
+  let product = 0
+  for (let bit = 31; bit >= 0; bit--) {
+    if ((a >>> bit) & 1) product ^= b
+    b = b & 1 ? (b >>> 1) ^ 0xedb88320 : b >>> 1
+  }
+  return product
+}
+
+// x^(8·n) modulo the polynomial, by squaring: what a CRC is multiplied by to pass n bytes.
+function xPower8n(n: number): number {
+  let result = 0x80000000 // x^0
+  let square = 0x00800000 // x^8
+  for (let rest = n; rest > 0; rest = Math.floor(rest / 2)) {
+    if (rest % 2 === 1) result = multiplyModP(result, square)
+    square = multiplyModP(square, square)
+  }
+  return result
+}
+
+/**
+ * The CRC-32 of `newHead` followed by some bytes, from the CRC-32 of `oldHead` followed by the same
+ * bytes (`crc`) and their length, without reading them: `crc` XOR (crc(oldHead) XOR crc(newHead))
+ * carried past `tailLength` bytes. Whatever made `crc` wrong for the old bytes makes the result
+ * wrong for the new ones: a damaged envelope resealed this way still fails its check.
+ * @param crc - the CRC-32 of `oldHead` and the tail.
+ * @param oldHeadCrc - crc32 of the old head alone.
+ * @param newHeadCrc - crc32 of the new head alone.
+ * @param tailLength - the tail's length in bytes.
+ * @returns the CRC-32 of the new head and the tail, unsigned.
+ */
+export function moveCrc(crc: number, oldHeadCrc: number, newHeadCrc: number, tailLength: number): number {
+  return (crc ^ multiplyModP(xPower8n(tailLength), oldHeadCrc ^ newHeadCrc)) >>> 0
+}

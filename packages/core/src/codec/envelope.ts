@@ -17,7 +17,7 @@ import {
   MAGIC,
   OLDEST_FORMAT_VERSION,
 } from './format.js'
-import { crc32Range } from './crc32.js'
+import { crc32Range, moveCrc } from './crc32.js'
 import { badMagic, notBytes } from './not-an-envelope.js'
 import { take } from './pool.js'
 import { encodeTagStamp, readTagStamp } from './tag-stamp.js'
@@ -336,16 +336,17 @@ export function headerMeta(header: Header, changes: { readonly tags?: null; read
   return { schemaVersion: header.schemaVersion, freshUntil: header.freshUntil, stamp: tags === undefined ? undefined : encodeTagStamp(tags), validator }
 }
 
-// The same stored payload under a new header (and CRC). The CRC is checked first, so damaged bytes
-// are never given a valid one.
+// The same stored payload under a new header (versions 2 and later: version 1 has neither tags
+// nor validators). The new CRC is the old one moved from the old header to the new (moveCrc): the
+// payload is not read again, and bytes that were damaged stay damaged, failing the new check as
+// they failed the old.
 function reseal(bytes: Uint8Array, header: Header, meta: SealMeta): Uint8Array {
   const start = header.headerLength + CRC_SIZE
-  checkCrc(bytes, header, bytes, start, bytes.length, crc32Range)
   const compression = header.compressionId
   const length = headerLength(compression, meta)
   const out = new Uint8Array(length + CRC_SIZE + bytes.length - start)
   writeHeader(out, 0, header.formatVersion, compression, header.payloadLength, header.dictionaryId ?? 0, meta, header.payloadCrc)
-  writeUint32(out, length, crc32Range(bytes, start, bytes.length, crc32Range(out, 0, length)))
+  writeUint32(out, length, moveCrc(header.crc, crc32Range(bytes, 0, header.headerLength), crc32Range(out, 0, length), bytes.length - start))
   out.set(bytes.subarray(start), length + CRC_SIZE)
   return out
 }
@@ -353,12 +354,12 @@ function reseal(bytes: Uint8Array, header: Header, meta: SealMeta): Uint8Array {
 /**
  * The envelope without its tag stamp: the same payload bytes and other metadata, a new CRC. Tags
  * name generations kept in the store that wrote them; an envelope served to another cache (over
- * HTTP, say) leaves them behind. The CRC is checked first, so damaged bytes are never given a
- * valid one.
+ * HTTP, say) leaves them behind. The payload is not read: the new CRC is the old one carried over
+ * to the new header, so damaged bytes stay damaged and fail their check when decoded.
  *
  * @param bytes - an envelope.
  * @returns `bytes` itself when it has no tags, else a new envelope.
- * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CORRUPT, CHECKSUM_MISMATCH, INVALID_ARGUMENT.
+ * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CORRUPT, INVALID_ARGUMENT.
  */
 export function withoutTags(bytes: Uint8Array): Uint8Array {
   const header = readHeader(bytes)
@@ -371,15 +372,18 @@ export function withoutTags(bytes: Uint8Array): Uint8Array {
  * in its header, or without one: the same payload bytes and other metadata, a new CRC. A client
  * that stores an envelope in another form than it came in (inflated, say), or that got it from a
  * server other than Stowage's, keeps the server's validator so that it can still revalidate
- * (If-None-Match / If-Modified-Since). Decoding ignores it. The CRC is checked first.
+ * (If-None-Match / If-Modified-Since). Decoding ignores it. The payload is not read: the new CRC
+ * is the old one carried over to the new header, so damaged bytes stay damaged and fail their
+ * check when decoded.
  *
  * @param bytes - an envelope.
  * @param validator - `{ kind: 'etag' | 'last-modified', value }`, or `undefined` to drop one.
  * @returns a new envelope (or `bytes` itself when nothing changes).
- * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CORRUPT, CHECKSUM_MISMATCH; INVALID_ARGUMENT for a validator that is not 1 to 255 printable ASCII characters.
+ * @throws {StowageError} BAD_MAGIC, TRUNCATED, CORRUPT; UNSUPPORTED_VERSION for bytes this build does not read and for a validator given to format version 1, which has no field for one; INVALID_ARGUMENT for a validator that is not 1 to 255 printable ASCII characters.
  */
 export function withValidator(bytes: Uint8Array, validator: HttpValidator | undefined): Uint8Array {
   const header = readHeader(bytes)
   if (validator === undefined && header.validator === undefined) return bytes
+  if (header.formatVersion === 1) throw new StowageError(StowageErrorCode.UNSUPPORTED_VERSION, 'format version 1 has no field for an HTTP validator')
   return reseal(bytes, header, headerMeta(header, { validator: validator === undefined ? null : encodeValidator(validator) }))
 }
