@@ -188,7 +188,8 @@ class StowageCodec implements Codec {
     this.defaultMeta = { schemaVersion: settings.schemaVersion }
     this.encoder = new Encoder(settings, platform)
     this.decoder = new Decoder(settings, platform)
-    const native = platform.nativeCrc32
+    platform.prepare?.()
+    const native = platform.fastCrc32
     this.crc32 =
       native === undefined
         ? crc32Range

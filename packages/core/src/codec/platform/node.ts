@@ -109,7 +109,7 @@ export const platform: Platform = {
     }
     return checked(data, result, expected)
   },
-  nativeCrc32: nativeCrc32 === undefined ? undefined : (data, crc) => nativeCrc32(data, crc),
+  fastCrc32: nativeCrc32 === undefined ? undefined : (data, crc) => nativeCrc32(data, crc),
   byteString: (bytes, start, end) => latin1Slice.call(bytes, start, end),
   stringTables: (maxBytes) => new StreamedTables(platform, maxBytes),
   alloc: (size) => Buffer.allocUnsafeSlow(size),

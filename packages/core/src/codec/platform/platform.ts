@@ -51,8 +51,14 @@ export interface Platform {
   inflatePrefix(data: Uint8Array, inputBytes: number, dictionary: Uint8Array | undefined): Uint8Array
   deflateAsync(data: Uint8Array, level: CompressionLevel, dictionary: Uint8Array | undefined): Promise<Uint8Array>
   inflateAsync(data: Uint8Array, expectedLength: number, dictionary: Uint8Array | undefined): Promise<Uint8Array>
-  /** A native CRC-32 (zlib's), when the runtime has one; the codec uses it for large inputs. */
-  readonly nativeCrc32: ((data: Uint8Array, crc: number) => number) | undefined
+  /**
+   * A CRC-32 faster than crc32.ts on large inputs, when the runtime has one: zlib's on Node; in the
+   * portable build WebAssembly, which also runs fast from its first call (it answers with crc32.ts
+   * until its module is compiled). The codec uses it for large inputs.
+   */
+  readonly fastCrc32: ((data: Uint8Array, crc: number) => number) | undefined
+  /** Starts what the platform prepares in the background when a codec is made (the portable build compiles its WebAssembly CRC). */
+  readonly prepare?: () => void
   /**
    * `bytes[start..end)` as a string of one UTF-16 code unit per byte, used by the decoder to cut
    * ASCII strings out of one conversion of a window of the payload. Any single-byte mapping works;

@@ -3,9 +3,11 @@
 // async functions, TextEncoder/TextDecoder for strings. Nothing here touches Buffer or node:
 // modules; its deflate bytes and the Node file's are read by both.
 import { deflateSync, Inflate, inflateSync, type FlateError } from 'fflate'
+import { crc32 } from '../crc32.js'
 import { deflateEnd } from './deflate-end.js'
 import { JoinedTables } from '../types/joined-tables.js'
 import { inflateFailure, type InflateFailure, type Platform } from './platform.js'
+import { startWasmCrc32, wasmCrc32 } from './wasm-crc32.js'
 
 // From this payload size the async functions use the native streams, below it fflate in this
 // thread: a stream costs ~0.7 ms to set up, and is 2–2.5× faster than fflate from ~200 KiB up
@@ -159,7 +161,8 @@ export const platform: Platform = {
     if (expected < NATIVE_INFLATE_MIN || dictionary !== undefined || !hasStreams) return inflateNow(data, expected, dictionary)
     return checkLength(await throughStream(data, new DecompressionStream('deflate-raw'), expected), expected)
   },
-  nativeCrc32: undefined,
+  fastCrc32: (data, crc) => wasmCrc32(data, crc) ?? crc32(data, crc),
+  prepare: () => void startWasmCrc32(),
   byteString: (bytes, start, end) => singleByte.decode(bytes.subarray(start, end)),
   stringTables: (maxBytes) => new JoinedTables(platform, maxBytes),
   alloc: (size) => new Uint8Array(size),
