@@ -200,6 +200,7 @@ const persistFirefox = run('persist-bench.ts', ['--mode', 'firefox'])
 const browserCodec = run('browser-codec-bench.ts')
 const reload = run('reload-bench.ts')
 const fetches = run('fetch-bench.ts')
+const crcCold = run('crc-cold-bench.ts')
 
 const targets = codecTargets(loaded, result<DictionaryResult>(dictionary))
 const browserTargets = issue18Targets(result<BrowserCodec>(browserCodec), [...result<Browser>(reload), ...result<Browser>(fetches)], [...result<Browser>(persistState), ...result<Browser>(persistFirefox)])
@@ -271,6 +272,20 @@ emoji one in 10), format 4 decoded 0–15% faster but took 35–70% longer to en
 so a writer keeps one table there (more than one extra byte in 16: \`wantsTextTable\`); their rows
 below read as format 3 for that reason.`
 
+const CRC_COLD = `Why the portable build computes the CRC-32 in WebAssembly (packages/core/src/codec/platform/crc32.wat): the
+JavaScript CRC is as fast once V8 has optimized it (~2 GB/s), but a page's first envelope is
+checked in V8's interpreter, and the loop is optimized only after thousands of turns, on threads
+that a starting browser keeps busy: the first 55 kB in the table above, once per page, in every
+fetchCached, read or restore that a page does first. WebAssembly is compiled before its first call.
+The module compiles in the background when a codec is made, and the JavaScript CRC answers until
+it is ready (or when it never will be: a Content Security Policy without 'wasm-unsafe-eval').
+fetchCached of the 50 kB object (fetch-bench.ts), this build against the one before it (no
+WebAssembly CRC, and withValidator computing the CRC anew over the payload where it now carries the
+old one over), alternating in one run on 2026-11-27, medians of 9 new browsers: first load 150.7 ms
+against 173.5 (1.67× against 1.93× the JSON path's 90.0 ms), reload 101.7 against 124.0 ms (1.12×
+against 1.37× the JSON path's 90.6 ms). The fetch-bench.ts run above, the same evening, gave 1.63× and
+1.46×: on this shared machine a reload's ratio moves by ±0.2 between runs of 7–9 browsers.`
+
 const WHY_MISSED = `## Why targets are missed
 
 What the misses above come from, as measured (figures of a given run vary; the causes do not):
@@ -325,12 +340,15 @@ What the misses above come from, as measured (figures of a given run vary; the c
   each, while the clone's deserialization is native from its first call; opening the database,
   reading the manifest and the batch read of the segments take another 40–95 ms before the first
   decode (two batch reads, the first four segments alone, made no difference in an A/B). Save
-  after a reload (1.19–1.71×): encoding in JavaScript costs 4–5× \`JSON.stringify\` in Chromium, and
-  more while cold. Long tasks: each segment is decoded in the restore's own loop, between its
+  after a reload (1.19–1.71× over earlier runs, 0.73× and 0.80× in the latest, on a machine that ran
+  browsers 2–5× slower that evening, which slowed the JSON persister's one large write most):
+  encoding in JavaScript costs 4–5× \`JSON.stringify\` in Chromium, and more while cold. Long tasks: each segment is decoded in the restore's own loop, between its
   pauses for the page (not in whichever task the worker's answer arrives); in one Chromium page
   the longest restore task (worst round) was 83 ms in the bench run of 2026-11-24 and 15–28 ms
   since (different runs on a noisy machine, not an A/B). After a reload, restore tasks are within
-  50 ms since 2026-11-27 (46 and 25 ms, worst rounds). Saving after a reload still has one: a
+  50 ms in the run of 2026-11-27 (46 and 25 ms, worst rounds); in the slower evening run they were
+  93 and 83 ms, while the structured-clone persister's single restore task took 1,159 and 586 ms
+  (every task there is 2–5× its length earlier the same day). Saving after a reload still has one: a
   page's first save used to encode 32 queries to learn their size and then a whole 512 KiB segment
   in one task (64 ms in a trace); it now probes 8, yields, and starts with 64 KiB segments that
   double (82 ms worst round left, the webhooks), and the task that remains holds a full
@@ -340,16 +358,21 @@ What the misses above come from, as measured (figures of a given run vary; the c
   2026-11-27), the same kind of pause.
 - **Reads after a reload.** Each sample starts a new browser on the profile: opening the database
   and the cold JIT of the decoder are in every figure, as they are after a real reload; the clone
-  path's deserialization is native from its first call.
+  path's deserialization is native from its first call. The CRC-32 no longer runs cold (section
+  "The CRC-32 on a first screen"): reading the same envelopes as bytes alone takes 0.89× the clone,
+  so what is left is decoding 329 values in a JavaScript engine that has not optimized the
+  decoder yet.
 - **\`fetchCached\` of a 50 kB object on a first screen (issue 18).** In a browser started anew,
   every function Stowage runs is cold, while \`res.json()\` is native from its first call. Inflating
   the 12 kB envelope in fflate took 11–57 ms the first time; it now goes through the native
   DecompressionStream (~1.5 ms), which halved the first load (177.9 → 85.5–95.4 ms, 4.46× →
-  1.87–2.03×; 2.34× in the latest run). What is left runs in V8's interpreter too: the JavaScript CRC-32 passes over the
-  received envelope, the inflated one it keeps and the one it decodes (18 ms in a profiled first
-  load), and the first decode (14–52 ms, 1–5 ms once warm). Between the response's headers and
-  the write, a first load spent ~50 ms before the change and 34–43 ms after it. Opening the
-  database costs about the same for both paths. From 2 MB up the bytes win on reloads (0.73× in the latest run, 0.82× in the one before).
+  1.87–2.03×; 2.34× in the latest run). The CRC-32 ran in V8's interpreter too: four passes over
+  the inflated envelope (sealing it, withValidator checking and computing it anew, the decode),
+  18 ms in a profiled first load. withValidator now carries the CRC over to the new header without
+  reading the payload, and the portable build computes CRCs in WebAssembly (section "The CRC-32 on
+  a first screen"): in an A/B, first load 1.67× against 1.93×, reload 1.12× against 1.37×
+  (1.63× and 1.46× in the bench run). What is left is the first decode in V8's interpreter
+  (14–52 ms, 1–5 ms once warm). Opening the database costs about the same for both paths. From 2 MB up the bytes win on reloads (0.60× in the latest run, 0.86× and 0.73× in the ones before).
 - **\`serveCached\` rendering JSON for a new envelope (issue 24, item 7).** A render, or the
   decision that its JSON would pass \`maxJsonBytes\` (406), is one decode per envelope and is then
   kept: later requests cost 0.1 ms. Deciding needs the decode (a RECORDS table's rows count against
@@ -752,6 +775,12 @@ ${markdown(reload)}
 ## fetchCached on a first screen (issue 18)
 
 ${markdown(fetches)}
+
+## The CRC-32 on a first screen (issue 18)
+
+${markdown(crcCold)}
+
+${CRC_COLD}
 `
 writeFileSync(join(here, '..', 'RESULTS.md'), results)
 // The raw figures behind RESULTS.md, for anyone who wants other ratios.
