@@ -96,6 +96,14 @@ describe('withoutTags', () => {
       // The payload is not read again: damaged bytes keep a CRC that fails, under the new header.
       tagged[tagged.length - 1] = (tagged[tagged.length - 1] as number) ^ 1
       expect(codeOf(() => c.decode(withoutTags(tagged)))).toBe(StowageErrorCode.CHECKSUM_MISMATCH)
+      // Damage in the stamp itself, which withoutTags drops: the CRC carried over still fails.
+      const stamped = c.encode(value, { tags: new Map([['tag-name', 1]]) })
+      const name = new TextEncoder().encode('tag-name')
+      const at = stamped.findIndex((_, i) => name.every((b, j) => stamped[i + j] === b))
+      expect(at).toBeGreaterThan(0)
+      stamped[at] = 'T'.charCodeAt(0)
+      expect(inspect(stamped).tags?.has('Tag-name')).toBe(true)
+      expect(codeOf(() => c.decode(withoutTags(stamped)))).toBe(StowageErrorCode.CHECKSUM_MISMATCH)
     }
   })
 })

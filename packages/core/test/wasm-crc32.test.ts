@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createCodecWith } from '../src/codec/codec.js'
 import { crc32 } from '../src/codec/crc32.js'
 import { platform as portable } from '../src/codec/platform/portable.js'
@@ -51,6 +51,52 @@ describe('the portable codec with the WebAssembly CRC ready', () => {
       const damaged = bytes.slice()
       damaged[at] = (damaged[at] as number) ^ 0x10
       expect((caught(() => codec.decode(damaged)) as StowageError).code).toBe(StowageErrorCode.CHECKSUM_MISMATCH)
+    }
+  })
+})
+
+describe('the portable platform and its WebAssembly CRC', () => {
+  it('a codec made on it starts the module and checks large envelopes through fastCrc32', async () => {
+    const calls: number[] = []
+    const spied = { ...portable, fastCrc32: (data: Uint8Array, crc: number) => (calls.push(data.length), portable.fastCrc32!(data, crc)) }
+    const codec = createCodecWith(spied, { compress: 'never' })
+    // Once compiled, the module answers as crc32.ts does.
+    expect(await startWasmCrc32()).toBe(true)
+    expect(wasmCrc32(new Uint8Array([1, 2, 3]), 0)).toBe(crc32(new Uint8Array([1, 2, 3])))
+    const bytes = codec.encode({ rows: Array.from({ length: 100 }, (_, i) => ({ i, s: `row ${i}` })) })
+    codec.decode(bytes)
+    expect(calls.length).toBeGreaterThanOrEqual(2) // the seal and the check
+    expect(Math.max(...calls)).toBeGreaterThan(bytes.length - 64)
+  })
+
+  // Fresh copies of the modules are needed (the module compiles once per realm): vitest's browser
+  // mode cannot evaluate a module again, so this runs where it can (Node, Bun, Deno); the code is the same.
+  it.skipIf(typeof window !== 'undefined')('without WebAssembly, or with its compile refused, stays on the JavaScript CRC with the same results', async () => {
+    let compiles = 0
+    const refusing = { instantiate: () => (compiles++, Promise.reject(new Error('refused by a Content Security Policy'))) }
+    for (const stub of [undefined, refusing]) {
+      vi.resetModules()
+      vi.stubGlobal('WebAssembly', stub)
+      try {
+        const fresh = await import('../src/codec/platform/wasm-crc32.js')
+        const { platform: freshPortable } = await import('../src/codec/platform/portable.js')
+        const { createCodecWith: freshCodec } = await import('../src/codec/codec.js')
+        // Making a codec starts the compile, once for the realm.
+        const codec = freshCodec(freshPortable, { compress: 'never' })
+        freshCodec(freshPortable)
+        expect(compiles).toBe(stub === refusing ? 1 : 0)
+        expect(await fresh.startWasmCrc32()).toBe(false)
+        expect(compiles).toBe(stub === refusing ? 1 : 0)
+        expect(fresh.wasmCrc32(new Uint8Array(1000), 0)).toBeUndefined()
+        const value = Array.from({ length: 500 }, (_, i) => ({ i, s: `row ${i}` }))
+        const bytes = codec.encode(value)
+        expect(codec.decode(bytes)).toStrictEqual(value)
+        const damaged = bytes.slice()
+        damaged[bytes.length - 3] = (damaged[bytes.length - 3] as number) ^ 1
+        expect((caught(() => codec.decode(damaged)) as StowageError).code).toBe(StowageErrorCode.CHECKSUM_MISMATCH)
+      } finally {
+        vi.unstubAllGlobals()
+      }
     }
   })
 })

@@ -55,10 +55,13 @@ let defaultCodec: Codec | undefined
  * JSON when the client's `Accept` prefers `application/json` (with its own ETag; rendered once per
  * envelope and codec and kept in a bounded book; `406` past `maxJsonBytes`; HEAD never renders it
  * and so sends `Content-Length` only for a JSON already rendered), `404` without an envelope, `405`
- * for methods other than GET and HEAD. A tag stamp is left out (`withoutTags`).
+ * for methods other than GET and HEAD. A tag stamp is left out (`withoutTags`). The envelope is
+ * not decoded to be sent: bytes damaged in the store go out as they are, and the client's decode
+ * refuses them (CHECKSUM_MISMATCH).
  *
- * @throws {StowageError} the decode codes when `envelope` is not a valid envelope; INVALID_ARGUMENT
- * for a `maxJsonBytes` out of range.
+ * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CORRUPT when `envelope` is not an
+ * envelope; the decode codes when JSON is rendered from a damaged one; INVALID_ARGUMENT for a
+ * `maxJsonBytes` out of range.
  */
 export async function envelopeResponse(request: EnvelopeRequest, envelope: Uint8Array | undefined, options: ServeOptions = {}): Promise<Response> {
   const cacheControl = options.cacheControl ?? DEFAULT_CACHE_CONTROL

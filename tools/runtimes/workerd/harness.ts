@@ -80,6 +80,11 @@ export function it(name: string, optionsOrFn: TestFn | { timeout?: number }, may
   }
   current.tests.push({ name, fn })
 }
+/** it.skipIf(condition)(name, fn): as vitest's; a skipped test is reported as skipped, with the reason. */
+it.skipIf = (condition: unknown) => (name: string, fn: TestFn): void =>
+  it(name, condition ? () => {
+    throw new Unavailable('skipped in this runtime (it.skipIf)')
+  } : fn)
 export const test = it
 
 export function beforeEach(fn: Hook): void {

@@ -121,9 +121,9 @@ function xPower8n(n: number): number {
 
 /**
  * The CRC-32 of `newHead` followed by some bytes, from the CRC-32 of `oldHead` followed by the same
- * bytes (`crc`) and their length, without reading them: `crc` XOR (crc(oldHead) XOR crc(newHead))
- * carried past `tailLength` bytes. Whatever made `crc` wrong for the old bytes makes the result
- * wrong for the new ones: a damaged envelope resealed this way still fails its check.
+ * bytes (`crc`) and their length, without reading them: crc XOR ((crc(oldHead) XOR crc(newHead)) ·
+ * x^(8·tailLength)). A `crc` that was wrong for the old bytes is wrong for the new ones by exactly
+ * as much: a damaged envelope resealed this way still fails its check.
  * @param crc - the CRC-32 of `oldHead` and the tail.
  * @param oldHeadCrc - crc32 of the old head alone.
  * @param newHeadCrc - crc32 of the new head alone.

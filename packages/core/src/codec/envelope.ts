@@ -384,6 +384,7 @@ export function withoutTags(bytes: Uint8Array): Uint8Array {
 export function withValidator(bytes: Uint8Array, validator: HttpValidator | undefined): Uint8Array {
   const header = readHeader(bytes)
   if (validator === undefined && header.validator === undefined) return bytes
+  const field = validator === undefined ? null : encodeValidator(validator)
   if (header.formatVersion === 1) throw new StowageError(StowageErrorCode.UNSUPPORTED_VERSION, 'format version 1 has no field for an HTTP validator')
-  return reseal(bytes, header, headerMeta(header, { validator: validator === undefined ? null : encodeValidator(validator) }))
+  return reseal(bytes, header, headerMeta(header, { validator: field }))
 }
