@@ -1,7 +1,8 @@
 ;; CRC-32 (zlib's: reflected polynomial 0xEDB88320) in WebAssembly, for the portable build
 ;; (wasm-crc32.ts embeds the module this assembles to; a test checks the two agree). Slice-by-8,
-;; with the tables and loop crc32.ts uses for short ranges. Memory: page 0 holds the eight tables of 256 entries
-;; (T_k at byte 1024·k, built by $init when the module is instantiated), page 1 the bytes to check.
+;; with the tables and loop crc32.ts uses for short ranges. Memory: page 0 holds the eight tables
+;; of 256 entries (T_k at byte 1024·k, built by $init when the module is instantiated), page 1 the
+;; bytes to check.
 (module
   (memory (export "memory") 2 2)
   (start $init)

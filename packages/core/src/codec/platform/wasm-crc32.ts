@@ -1,13 +1,13 @@
 // The CRC-32 in WebAssembly, for the portable build. Warm, it runs about as fast as crc32.ts (both
-// 1–2 GB/s in Chromium); cold, crc32.ts runs in V8's interpreter until its loop is optimized, and the first
-// 55 kB envelope a page checked took 9–20 ms against 0.2–1.4 ms here (apps/bench/RESULTS.md,
-// "The CRC-32 on a first screen"). WebAssembly is compiled before its first call.
-// The module is crc32.wat (slice-by-8, as crc32.ts reads short ranges; crc32.ts reads long ones
-// 16 bytes a step through an Int32Array), assembled; a test checks that
-// these bytes are what it assembles to. It is compiled in the background when a codec is made
-// (startWasmCrc32), and used once it is ready: until then, and where it cannot be (a Content
-// Security Policy without 'wasm-unsafe-eval', runtimes that refuse to compile code), crc32.ts
-// checks the bytes. The answers are the same.
+// 1–2 GB/s in Chromium). Cold, crc32.ts runs in V8's interpreter until its loop is optimized: the
+// first 55 kB a new page checked took 9–33 ms against 0.5–3.5 ms here (apps/bench/RESULTS.md, "The
+// CRC-32 on a first screen"). WebAssembly is compiled before its first call.
+// The module is crc32.wat, assembled (slice-by-8, as crc32.ts reads short ranges; crc32.ts reads
+// long ones 16 bytes a step through an Int32Array); a test checks that these bytes are what it
+// assembles to. It is compiled in the background when a codec is made (startWasmCrc32), and used
+// once it is ready: until then, and where it cannot be (a Content Security Policy without
+// 'wasm-unsafe-eval', runtimes that refuse to compile code), crc32.ts checks the bytes. The
+// answers are the same.
 
 /** The assembled module, base64 (exported for the test that assembles crc32.wat). */
 export const WASM_CRC32_MODULE = 'AGFzbQEAAAABCwJgAABgA39/fwF/AwMCAAEFBAEBAgIHEAIGbWVtb3J5AgADY3JjAAEIAQAKgAMCiQEBA38DQCAAIQFBCCECA0AgAUEBdkGghuLtfnMgAUEBdiABQQFxGyEBIAJBAWshAiACDQALIABBAnQgATYCACAAQQFqIQAgAEGAAkkNAAtBgAghAANAIABBgAhrKAIAIQEgACABQf8BcUECdCgCACABQQh2czYCACAAQQRqIQAgAEGAwABJDQALC/IBAQV/IAJBf3MhAyAAIAFqIQYgACABQXhxaiEHAkADQCAAIAdPDQEgAyAAKAIAcyEEIAAoAgQhBSAEQf8BcUECdCgCgDggBEEIdkH/AXFBAnQoAoAwcyAEQRB2Qf8BcUECdCgCgCggBEEYdkECdCgCgCBzcyAFQf8BcUECdCgCgBggBUEIdkH/AXFBAnQoAoAQcyAFQRB2Qf8BcUECdCgCgAggBUEYdkECdCgCAHNzcyEDIABBCGohAAwACwsCQANAIAAgBk8NASADIAAtAABzQf8BcUECdCgCACADQQh2cyEDIABBAWohAAwACwsgA0F/cws='
