@@ -201,6 +201,8 @@ const browserCodec = run('browser-codec-bench.ts')
 const reload = run('reload-bench.ts')
 const fetches = run('fetch-bench.ts')
 const crcCold = run('crc-cold-bench.ts')
+const fetchProfile = run('fetch-profile.ts')
+const persistProfile = run('persist-profile.ts')
 
 const targets = codecTargets(loaded, result<DictionaryResult>(dictionary))
 const browserTargets = issue18Targets(result<BrowserCodec>(browserCodec), [...result<Browser>(reload), ...result<Browser>(fetches)], [...result<Browser>(persistState), ...result<Browser>(persistFirefox)])
@@ -327,8 +329,11 @@ What the misses above come from, as measured (figures of a given run vary; the c
   1.31× against 1.72×), the small queries in 406 against 486 ms (clone 266; 1.53× against 1.83×).
   In one page, restore is met (0.65–0.91× the clone over runs) and so is save (0.92–0.99× the JSON
   persister; 1.03× for the small queries on 2026-11-27, a tie this machine cannot settle). What
-  keeps a restore after a reload above the clone (1.33–1.72× over runs) is the decoder running
-  cold in a browser that is still starting. Measured on 2026-11-27 with the same profile and code,
+  keeps a restore after a reload above the clone (1.23–1.72× over runs; 1.31× and 1.49× in the
+  latest) is the decoder running cold in a browser that is still starting. Profiled (section
+  "Where the main thread's time goes in the persister after a reload"), a restore keeps the main
+  thread busy for 94–100% of its time, and the decode is 60% of it (the webhooks: ~240 of 390 ms
+  busy, GC another 48): the clone persister's deserializer does the same work natively. Measured on 2026-11-27 with the same profile and code,
   the small queries' restore took 217–425 ms when it started as soon as the page had loaded (as
   the bench and a real reload do) and 127–148 ms when it started 1.5 s later; the clone persister
   took 122–139 against 87–98 ms. The decode of the segments alone went from 97–157 to 69–85 ms:
@@ -340,28 +345,33 @@ What the misses above come from, as measured (figures of a given run vary; the c
   each, while the clone's deserialization is native from its first call; opening the database,
   reading the manifest and the batch read of the segments take another 40–95 ms before the first
   decode (two batch reads, the first four segments alone, made no difference in an A/B). Save
-  after a reload (1.19–1.71× over earlier runs, 0.73× and 0.80× in the latest, on a machine that ran
-  browsers 2–5× slower that evening, which slowed the JSON persister's one large write most):
-  encoding in JavaScript costs 4–5× \`JSON.stringify\` in Chromium, and more while cold. Long tasks: each segment is decoded in the restore's own loop, between its
+  after a reload (1.19–1.71× over runs; 1.39× and 1.61× in the latest, on a quiet machine; 0.73×
+  and 0.80× in the evening run before it, on a machine that ran browsers 2–5× slower, which slowed
+  the JSON persister's one large write most): encoding in JavaScript costs 4–5× \`JSON.stringify\`
+  in Chromium, and more while cold (profiled, encoding the segments, \`encodeEnvelopeAsync\`, is ~64%
+  of a first save's busy main thread: ~307 of 476 ms for the webhooks). Long tasks: each segment is decoded in the restore's own loop, between its
   pauses for the page (not in whichever task the worker's answer arrives); in one Chromium page
   the longest restore task (worst round) was 83 ms in the bench run of 2026-11-24 and 15–28 ms
   since (different runs on a noisy machine, not an A/B). After a reload, restore tasks are within
-  50 ms in the run of 2026-11-27 (46 and 25 ms, worst rounds); in the slower evening run they were
-  93 and 83 ms, while the structured-clone persister's single restore task took 1,159 and 586 ms
+  50 ms in the runs of 2026-11-27 on a quiet machine (46 and 25 ms, then 27 and 28 ms, worst
+  rounds); in the slower evening run between them they were 93 and 83 ms, while the structured-clone persister's single restore task took 1,159 and 586 ms
   (every task there is 2–5× its length earlier the same day). Saving after a reload still has one: a
   page's first save used to encode 32 queries to learn their size and then a whole 512 KiB segment
   in one task (64 ms in a trace); it now probes 8, yields, and starts with 64 KiB segments that
-  double (82 ms worst round left, the webhooks), and the task that remains holds a full
+  double (82 ms worst round left, the webhooks; 69 ms in the latest run, 33 ms for the small
+  queries), and the task that remains holds a full
   mark-compact pause of V8 (36–40 ms of a 66–69 ms task in two traces) that the bench page's own
   5,000 structured clones leave behind: no slicing of the save's own work shortens it. Firefox's
-  restore in one page has its longest tasks at 52–110 ms over runs (79 ms worst round on
-  2026-11-27), the same kind of pause.
+  restore in one page has its longest tasks at 52–175 ms over runs (154 ms worst round for the
+  webhooks in the latest run, 34 ms for the small queries), the same kind of pause.
 - **Reads after a reload.** Each sample starts a new browser on the profile: opening the database
   and the cold JIT of the decoder are in every figure, as they are after a real reload; the clone
   path's deserialization is native from its first call. The CRC-32 no longer runs cold (section
-  "The CRC-32 on a first screen"): reading the same envelopes as bytes alone takes 0.89× the clone,
-  so what is left is decoding 329 values in a JavaScript engine that has not optimized the
-  decoder yet.
+  "The CRC-32 on a first screen"): reading the same envelopes as bytes alone takes 0.89–1.02× the
+  clone in a batch, so what is left is decoding 329 values in a JavaScript engine that has not
+  optimized the decoder yet. On a quiet machine (the latest run) that costs more against the clone
+  than on a slow one: 1.91× in a batch and 1.14× one by one, against 1.56× and 1.29× in the slower
+  evening run before it.
 - **\`fetchCached\` of a 50 kB object on a first screen (issue 18).** In a browser started anew,
   every function Stowage runs is cold, while \`res.json()\` is native from its first call. Inflating
   the 12 kB envelope in fflate took 11–57 ms the first time; it now goes through the native
@@ -371,8 +381,18 @@ What the misses above come from, as measured (figures of a given run vary; the c
   18 ms in a profiled first load. withValidator now carries the CRC over to the new header without
   reading the payload, and the portable build computes CRCs in WebAssembly (section "The CRC-32 on
   a first screen"): in an A/B, first load 1.67× against 1.93×, reload 1.12× against 1.37×
-  (1.63× and 1.46× in the bench run). What is left is the first decode in V8's interpreter
-  (14–52 ms, 1–5 ms once warm). Opening the database costs about the same for both paths. From 2 MB up the bytes win on reloads (0.60× in the latest run, 0.86× and 0.73× in the ones before).
+  (1.63× and 1.46× in the evening's bench run, on a machine that ran browsers 2–5× slower; 1.80×
+  and 1.89× in the latest, on a quiet one, where the JSON path's 21–33 ms leave less to hide
+  Stowage's JavaScript behind). What is left is not one hotspot but Stowage's JavaScript running
+  cold: profiled (section "Where the main thread's time goes on a first screen"), a first load
+  keeps the main thread busy for 63 ms against the JSON path's 18, 43 ms of it in the bundle's
+  JavaScript, spread over 140 functions of which 11 take 1 ms or more of their own time (the decode
+  ~15 ms with what it calls); \`res.json()\` and the structured clone are native from their first
+  call. Warming the decoder up while the database opens (a sample value encoded and decoded three
+  times, 6–7 ms of work) saved 1.5–3 ms of the first decode after it (the 50 kB object: 7.3–7.9 →
+  4.5–6.5 ms; a 512 KiB segment: 10.8 → 8.3 ms; medians of 5–7 new pages, alternating): less than
+  it costs, not kept. From 2 MB up the bytes win on reloads (0.76× in the latest run, 0.60×, 0.86×
+  and 0.73× in the ones before).
 - **\`serveCached\` rendering JSON for a new envelope (issue 24, item 7).** A render, or the
   decision that its JSON would pass \`maxJsonBytes\` (406), is one decode per envelope and is then
   kept: later requests cost 0.1 ms. Deciding needs the decode (a RECORDS table's rows count against
@@ -758,6 +778,10 @@ ${markdown(persistState)}
 
 ${markdown(persistFirefox)}
 
+### Where the main thread's time goes in the persister after a reload
+
+${markdown(persistProfile)}
+
 ## Codec v4: the text table (issue 18)
 
 ${CODEC_V4}
@@ -775,6 +799,10 @@ ${markdown(reload)}
 ## fetchCached on a first screen (issue 18)
 
 ${markdown(fetches)}
+
+### Where the main thread's time goes on a first screen
+
+${markdown(fetchProfile)}
 
 ## The CRC-32 on a first screen (issue 18)
 
