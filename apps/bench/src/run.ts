@@ -333,7 +333,10 @@ What the misses above come from, as measured (figures of a given run vary; the c
   latest) is the decoder running cold in a browser that is still starting. Profiled (section
   "Where the main thread's time goes in the persister after a reload"), a restore keeps the main
   thread busy for 94–100% of its time, and the decode is 60% of it (the webhooks: ~240 of 390 ms
-  busy, GC another 48): the clone persister's deserializer does the same work natively. Measured on 2026-11-27 with the same profile and code,
+  busy, GC another 48): the clone persister's deserializer does the same work natively. The
+  compiled object builders cost 23–33 ms of that restore in \`new Function\`, and pay for it: built by
+  keyed stores instead (an A/B after real reloads, two runs each), restore + hydrate took 482–508
+  ms against 443–444 for the webhooks, 254–262 against 253–277 for the small queries. Measured on 2026-11-27 with the same profile and code,
   the small queries' restore took 217–425 ms when it started as soon as the page had loaded (as
   the bench and a real reload do) and 127–148 ms when it started 1.5 s later; the clone persister
   took 122–139 against 87–98 ms. The decode of the segments alone went from 97–157 to 69–85 ms:
