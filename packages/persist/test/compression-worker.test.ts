@@ -64,6 +64,38 @@ describe('compression worker', () => {
     }
   })
 
+  it.runIf(hasWorkers)('carries bytes in the buffers it gets back: large, small and many at once, after a refusal too, each answer its own', async () => {
+    const worker = startCompressionWorker()!
+    try {
+      // Compared byte by byte in a loop: toStrictEqual walks 300,000 elements slowly.
+      const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i])
+      const sized = (n: number, seed: number) => {
+        const bytes = new Uint8Array(n)
+        for (let i = 0; i < n; i++) bytes[i] = (i * 31 + seed) % 251
+        return bytes
+      }
+      // One at a time: a large payload leaves a large buffer behind, then smaller ones travel in it.
+      for (const [n, seed] of [[300_000, 1], [1_000, 2], [0, 3], [299_999, 4], [300_001, 5]] as const) {
+        const payload = sized(n, seed)
+        const kept = payload.slice()
+        const deflated = await worker.deflate(payload)
+        expect(same(payload, kept)).toBe(true) // the caller's bytes stay its own
+        expect(same(await worker.inflate(deflated, n), kept)).toBe(true)
+      }
+      // More at once than buffers come back: every answer is its own payload's.
+      const payloads = Array.from({ length: 12 }, (_, i) => sized(20_000 + i * 7_919, i))
+      const deflated = await Promise.all(payloads.map((p) => worker.deflate(p)))
+      const inflated = await Promise.all(deflated.map((d, i) => worker.inflate(d, payloads[i]!.length)))
+      expect(inflated.map((bytes, i) => same(bytes, payloads[i]!))).toStrictEqual(payloads.map(() => true))
+      // A refused stream hands its buffer back too, and the next answers are right.
+      await expect(worker.inflate(new Uint8Array([0xff, 0xfe, 0xfd, 0xfc]), 100)).rejects.toMatchObject({ code: StowageErrorCode.CORRUPT })
+      const last = sized(5_000, 9)
+      expect(same(await worker.inflate(await worker.deflate(last), last.length), last)).toBe(true)
+    } finally {
+      worker.close()
+    }
+  })
+
   it.runIf(hasWorkers)('rejects with a plain Error once closed, so that the restore inflates on the main thread instead', async () => {
     const worker = startCompressionWorker()!
     worker.close()
