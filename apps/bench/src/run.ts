@@ -366,7 +366,12 @@ What the misses above come from, as measured (figures of a given run vary; the c
   mark-compact pause of V8 (36–40 ms of a 66–69 ms task in two traces) that the bench page's own
   5,000 structured clones leave behind: no slicing of the save's own work shortens it. Firefox's
   restore in one page has its longest tasks at 52–175 ms over runs (154 ms worst round for the
-  webhooks in the latest run, 34 ms for the small queries), the same kind of pause.
+  webhooks in the latest run, 34 ms for the small queries), the same kind of pause: timed segment
+  by segment in three restores of the webhooks in one Firefox page (late 2026-11-27), segments
+  decoded in a median of 3–4 ms (90th percentile 7–13 ms), and every task over 30 ms was one
+  segment of the usual size taking 29–64 ms, a different one in each restore (segments 22, 47 and
+  67; 25, 40 and 58; 9): the collector's pauses land in them, while the restore builds the objects
+  of 49 MB of JSON that it hands over.
 - **Reads after a reload.** Each sample starts a new browser on the profile: opening the database
   and the cold JIT of the decoder are in every figure, as they are after a real reload; the clone
   path's deserialization is native from its first call. The CRC-32 no longer runs cold (section
