@@ -25,9 +25,14 @@ export interface FirefoxBenchPage {
   close(): Promise<void>
 }
 
-async function serveBundle(file: string): Promise<{ server: ReturnType<typeof createServer>; url: string }> {
+/**
+ * Bundles `browser/<file>` and serves it on loopback as a page of one module script: one server
+ * for a whole run, so that browsers started over one on-disk profile share the origin (and so its
+ * IndexedDB). `minify: false` keeps function names for a profiler. Close the server when done.
+ */
+export async function serveBundle(file: string, options: { minify?: boolean } = {}): Promise<{ server: ReturnType<typeof createServer>; url: string }> {
   const entry = join(dirname(fileURLToPath(import.meta.url)), 'browser', file)
-  const bundle = (await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'browser', write: false, target: 'es2022', minify: true })).outputFiles[0]!.text
+  const bundle = (await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'browser', write: false, target: 'es2022', minify: options.minify ?? true })).outputFiles[0]!.text
   const server = createServer((req, res) => {
     if (req.url === '/page.js') return res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(bundle)
     res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><script type="module" src="/page.js"></script>')
@@ -72,5 +77,23 @@ export async function openBenchPage(file: string, ready: string): Promise<BenchP
       await browser.close()
       server.close()
     },
+  }
+}
+
+/**
+ * Starts Debian's Chromium over the on-disk profile `profileDir` (a real reload when the profile
+ * was used before), opens `url`, waits until the page has set `window[ready]`, runs `use` and
+ * closes the browser.
+ * @returns what `use` returns.
+ */
+export async function withPersistentPage<T>(profileDir: string, url: string, ready: string, use: (page: Page) => Promise<T>): Promise<T> {
+  const context = await chromium.launchPersistentContext(profileDir, chromiumLaunchOptions)
+  try {
+    const page = context.pages()[0] ?? (await context.newPage())
+    await page.goto(url)
+    await page.waitForFunction((name) => typeof (window as unknown as Record<string, unknown>)[name] === 'function', ready)
+    return await use(page)
+  } finally {
+    await context.close()
   }
 }

@@ -13,9 +13,8 @@ import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { chromium } from 'playwright'
-import { chromiumLaunchOptions } from '../../../tools/browsers/chromium.js'
 import type { FetchMethod } from './browser/fetch-page.js'
+import { withPersistentPage } from './browser-page.js'
 import { worldCountries } from './real-data.js'
 
 const ROUNDS = 7
@@ -52,16 +51,10 @@ const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`
 
 let version = ''
 async function once(profile: string, method: FetchMethod, name: string): Promise<{ ms: number; source: string }> {
-  const context = await chromium.launchPersistentContext(profile, chromiumLaunchOptions)
-  try {
-    version = context.browser()?.version() ?? version
-    const page = context.pages()[0] ?? (await context.newPage())
-    await page.goto(origin)
-    await page.waitForFunction(() => typeof window.loadOnce === 'function')
-    return await page.evaluate(([m, n]) => window.loadOnce(m, n), [method, name] as const)
-  } finally {
-    await context.close()
-  }
+  return withPersistentPage(profile, origin, 'loadOnce', (page) => {
+    version = page.context().browser()?.version() ?? version
+    return page.evaluate(([m, n]) => window.loadOnce(m, n), [method, name] as const)
+  })
 }
 
 const samples = new Map<string, number[]>()

@@ -15,9 +15,8 @@ import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { chromium } from 'playwright'
-import { chromiumLaunchOptions } from '../../../tools/browsers/chromium.js'
 import type { FetchMethod } from './browser/fetch-page.js'
+import { withPersistentPage } from './browser-page.js'
 import { meanOf, profiled, splitProfile, topFunctions, type ProfileSplit } from './page-profile.js'
 import { worldCountries } from './real-data.js'
 
@@ -54,19 +53,9 @@ try {
       try {
         for (const visit of ['first load', 'reload']) {
           process.stderr.write(`fetch-profile: ${method} ${visit} round ${round}\n`)
-          const context = await chromium.launchPersistentContext(profileDir, chromiumLaunchOptions)
-          try {
-            const page = context.pages()[0] ?? (await context.newPage())
-            await page.goto(origin)
-            await page.waitForFunction(() => typeof window.loadOnce === 'function')
-            const { result, profile } = await profiled(page, () => page.evaluate((m) => window.loadOnce(m, '50kB'), method), 50)
-            const split = splitProfile(profile, '/page.js')
-            split.set('wall', result.ms)
-            const key = `${method} ${visit}`
-            splits.set(key, [...(splits.get(key) ?? []), split])
-          } finally {
-            await context.close()
-          }
+          const { result, profile } = await withPersistentPage(profileDir, origin, 'loadOnce', (page) => profiled(page, () => page.evaluate((m) => window.loadOnce(m, '50kB'), method), 50))
+          const key = `${method} ${visit}`
+          splits.set(key, [...(splits.get(key) ?? []), splitProfile(profile, '/page.js').set('wall', result.ms)])
         }
       } finally {
         rmSync(profileDir, { recursive: true, force: true })

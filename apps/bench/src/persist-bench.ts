@@ -13,16 +13,14 @@
 // distinct `repository`, `sender`, `issue` and `pull_request` objects of those payloads of 2–10 kB
 // of JSON. Both cycled to 5,000 queries. Bundles browser/persist-page.ts, prints Markdown and a
 // RESULT line.
-import { build } from 'esbuild'
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
-import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { chromium, type BrowserContext, type Page } from 'playwright'
 import puppeteer from 'puppeteer-core'
 import { chromiumLaunchOptions } from '../../../tools/browsers/chromium.js'
 import type { PersistMethod, RestoreSample, SaveSample } from './browser/persist-page.js'
+import { serveBundle } from './browser-page.js'
 import { smallQueries, webhookPayloads } from './real-data.js'
 
 const QUERIES = Number(process.env.PERSIST_QUERIES ?? 5000)
@@ -56,14 +54,7 @@ interface Sample {
 
 // One server on one port for the whole run: the origin (and so the IndexedDB folder) must be the
 // same across the two browsers of a reload.
-const entry = join(dirname(fileURLToPath(import.meta.url)), 'browser', 'persist-page.ts')
-const bundle = (await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'browser', write: false, target: 'es2022', minify: true })).outputFiles[0]!.text
-const server = createServer((req, res) => {
-  if (req.url === '/page.js') return res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(bundle)
-  res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><script type="module" src="/page.js"></script>')
-})
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+const { server, url } = await serveBundle('persist-page.ts')
 
 async function openPage(context: BrowserContext): Promise<Page> {
   const page = context.pages()[0] ?? (await context.newPage())

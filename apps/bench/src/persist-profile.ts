@@ -4,14 +4,10 @@
 // under V8's sampling profiler (100 µs). The same two data sets as persist-bench.ts. Splits the
 // main thread's busy time as fetch-profile.ts does and names the functions of the bundle that
 // took the most, with what they called. Prints Markdown.
-import { build } from 'esbuild'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { chromium, type BrowserContext, type Page } from 'playwright'
-import { chromiumLaunchOptions } from '../../../tools/browsers/chromium.js'
+import { join } from 'node:path'
+import { serveBundle, withPersistentPage } from './browser-page.js'
 import { meanOf, profiled, splitProfile, topFunctions, type ProfileSplit } from './page-profile.js'
 import { smallQueries, webhookPayloads } from './real-data.js'
 
@@ -21,22 +17,8 @@ const dataSets = [
   { name: 'webhook payloads', values: webhookPayloads() },
   { name: 'small queries', values: smallQueries() },
 ]
-const entry = join(dirname(fileURLToPath(import.meta.url)), 'browser', 'persist-profile-page.ts')
 // Not minified: the profile names the functions.
-const bundle = (await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'browser', write: false, target: 'es2022' })).outputFiles[0]!.text
-const server = createServer((req, res) => {
-  if (req.url === '/page.js') return res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(bundle)
-  res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><script type="module" src="/page.js"></script>')
-})
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`
-
-async function openPage(context: BrowserContext): Promise<Page> {
-  const page = context.pages()[0] ?? (await context.newPage())
-  await page.goto(origin)
-  await page.waitForFunction(() => typeof window.restore === 'function')
-  return page
-}
+const { server, url } = await serveBundle('persist-profile-page.ts', { minify: false })
 
 const splits = new Map<string, ProfileSplit[]>()
 const keep = (key: string, split: ProfileSplit) => splits.set(key, [...(splits.get(key) ?? []), split])
@@ -46,21 +28,14 @@ try {
       process.stderr.write(`persist-profile: ${name} round ${round}\n`)
       const profileDir = mkdtempSync(join(tmpdir(), 'stowage-persist-profile-'))
       try {
-        let context = await chromium.launchPersistentContext(profileDir, chromiumLaunchOptions)
-        let page = await openPage(context)
-        await page.evaluate(([v, q]) => window.prepareSave(v, q), [values, QUERIES] as const)
-        const save = await profiled(page, () => page.evaluate(() => window.save()), 100)
-        await context.close()
+        const save = await withPersistentPage(profileDir, url, 'restore', async (page) => {
+          await page.evaluate(([v, q]) => window.prepareSave(v, q), [values, QUERIES] as const)
+          return profiled(page, () => page.evaluate(() => window.save()), 100)
+        })
         keep(`${name} save`, splitProfile(save.profile, '/page.js').set('wall', save.result.ms))
-        context = await chromium.launchPersistentContext(profileDir, chromiumLaunchOptions)
-        try {
-          page = await openPage(context)
-          const restore = await profiled(page, () => page.evaluate(() => window.restore()), 100)
-          if (restore.result.queries !== QUERIES) throw new Error(`restored ${restore.result.queries} queries of ${QUERIES}`)
-          keep(`${name} restore`, splitProfile(restore.profile, '/page.js').set('wall', restore.result.ms))
-        } finally {
-          await context.close()
-        }
+        const restore = await withPersistentPage(profileDir, url, 'restore', (page) => profiled(page, () => page.evaluate(() => window.restore()), 100))
+        if (restore.result.queries !== QUERIES) throw new Error(`restored ${restore.result.queries} queries of ${QUERIES}`)
+        keep(`${name} restore`, splitProfile(restore.profile, '/page.js').set('wall', restore.result.ms))
       } finally {
         rmSync(profileDir, { recursive: true, force: true })
       }

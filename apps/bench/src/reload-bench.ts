@@ -5,15 +5,12 @@
 // reads: open, read and decode every value, in one batch and one call at a time. Prints Markdown
 // and a RESULT line.
 import { createCodec } from '@stowage/core'
-import { build } from 'esbuild'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { chromium } from 'playwright'
-import { chromiumLaunchOptions } from '../../../tools/browsers/chromium.js'
+import { join } from 'node:path'
+import type { Page } from 'playwright'
 import type { ReloadMethod } from './browser/reload-page.js'
+import { serveBundle, withPersistentPage } from './browser-page.js'
 import { webhookPayloads } from './real-data.js'
 
 const ROUNDS = 5
@@ -25,27 +22,12 @@ const methods: Array<[ReloadMethod, string]> = [
   ['stowage-bytes', '@stowage/idb alone: the envelopes as bytes, not decoded'],
 ]
 
-const entry = join(dirname(fileURLToPath(import.meta.url)), 'browser', 'reload-page.ts')
-const bundle = (await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'browser', write: false, target: 'es2022', minify: true })).outputFiles[0]!.text
-const server = createServer((req, res) => {
-  if (req.url === '/page.js') return res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(bundle)
-  res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><script type="module" src="/page.js"></script>')
-})
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+const { server, url: origin } = await serveBundle('reload-page.ts')
 const profile = mkdtempSync(join(tmpdir(), 'stowage-reload-'))
 
 // A browser on the profile, one page of the bench's origin, ready.
-async function session<T>(work: (page: import('playwright').Page) => Promise<T>): Promise<{ result: T; version: string }> {
-  const context = await chromium.launchPersistentContext(profile, chromiumLaunchOptions)
-  try {
-    const page = context.pages()[0] ?? (await context.newPage())
-    await page.goto(origin)
-    await page.waitForFunction(() => typeof window.readReload === 'function')
-    return { result: await work(page), version: context.browser()?.version() ?? 'unknown' }
-  } finally {
-    await context.close()
-  }
+async function session<T>(work: (page: Page) => Promise<T>): Promise<{ result: T; version: string }> {
+  return withPersistentPage(profile, origin, 'readReload', async (page) => ({ result: await work(page), version: page.context().browser()?.version() ?? 'unknown' }))
 }
 
 const payloads = webhookPayloads()
