@@ -329,7 +329,7 @@ What the misses above come from, as measured (figures of a given run vary; the c
   1.31× against 1.72×), the small queries in 406 against 486 ms (clone 266; 1.53× against 1.83×).
   In one page, restore is met (0.65–0.91× the clone over runs) and so is save (0.92–0.99× the JSON
   persister; 1.03× for the small queries on 2026-11-27, a tie this machine cannot settle). What
-  keeps a restore after a reload above the clone (1.23–1.72× over runs; 1.31× and 1.49× in the
+  keeps a restore after a reload above the clone (1.23–1.72× over runs; 1.47× and 1.58× in the
   latest) is the decoder running cold in a browser that is still starting. Profiled (section
   "Where the main thread's time goes in the persister after a reload"), a restore keeps the main
   thread busy for 94–100% of its time, and the decode is 60% of it (the webhooks: ~240 of 390 ms
@@ -348,7 +348,7 @@ What the misses above come from, as measured (figures of a given run vary; the c
   each, while the clone's deserialization is native from its first call; opening the database,
   reading the manifest and the batch read of the segments take another 40–95 ms before the first
   decode (two batch reads, the first four segments alone, made no difference in an A/B). Save
-  after a reload (1.19–1.71× over runs; 1.39× and 1.61× in the latest, on a quiet machine; 0.73×
+  after a reload (1.19–1.71× over runs; 1.35× and 1.51× in the latest, on a quiet machine; 0.73×
   and 0.80× in the evening run before it, on a machine that ran browsers 2–5× slower, which slowed
   the JSON persister's one large write most): encoding in JavaScript costs 4–5× \`JSON.stringify\`
   in Chromium, and more while cold (profiled, encoding the segments, \`encodeEnvelopeAsync\`, is ~64%
@@ -356,17 +356,18 @@ What the misses above come from, as measured (figures of a given run vary; the c
   pauses for the page (not in whichever task the worker's answer arrives); in one Chromium page
   the longest restore task (worst round) was 83 ms in the bench run of 2026-11-24 and 15–28 ms
   since (different runs on a noisy machine, not an A/B). After a reload, restore tasks are within
-  50 ms in the runs of 2026-11-27 on a quiet machine (46 and 25 ms, then 27 and 28 ms, worst
-  rounds); in the slower evening run between them they were 93 and 83 ms, while the structured-clone persister's single restore task took 1,159 and 586 ms
+  50 ms in the runs of 2026-11-27 on a quiet machine (46 and 25 ms, then 27 and 28, then 32 and
+  40 ms, worst rounds); in the slower evening run between them they were 93 and 83 ms, while the structured-clone persister's single restore task took 1,159 and 586 ms
   (every task there is 2–5× its length earlier the same day). Saving after a reload still has one: a
   page's first save used to encode 32 queries to learn their size and then a whole 512 KiB segment
   in one task (64 ms in a trace); it now probes 8, yields, and starts with 64 KiB segments that
-  double (82 ms worst round left, the webhooks; 69 ms in the latest run, 33 ms for the small
-  queries), and the task that remains holds a full
+  double (82 ms worst round left, the webhooks; 69 and then 54 ms in the latest runs, 33 and 36 ms
+  for the small queries), and the task that remains holds a full
   mark-compact pause of V8 (36–40 ms of a 66–69 ms task in two traces) that the bench page's own
   5,000 structured clones leave behind: no slicing of the save's own work shortens it. Firefox's
-  restore in one page has its longest tasks at 52–175 ms over runs (154 ms worst round for the
-  webhooks in the latest run, 34 ms for the small queries), the same kind of pause: timed segment
+  restore in one page has its longest tasks at 52–175 ms over runs (154 and then 94 ms worst
+  rounds for the webhooks in the latest runs, 34 and 52 ms for the small queries; its save's, 51
+  and 82 ms for the webhooks), the same kind of pause: timed segment
   by segment in three restores of the webhooks in one Firefox page (late 2026-11-27), segments
   decoded in a median of 3–4 ms (90th percentile 7–13 ms), and every task over 30 ms was one
   segment of the usual size taking 29–64 ms, a different one in each restore (segments 22, 47 and
