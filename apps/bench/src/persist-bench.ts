@@ -3,12 +3,14 @@
 // idb-keyval (its default JSON serializer), by the structured-clone idb-keyval persister of
 // TanStack's docs, and by @stowage/persist's whole-client persister over @stowage/idb.
 //
-// Modes (`--mode page`, `--mode reload`, both by default; `--mode firefox`):
+// Modes (`--mode page`, `--mode reload`, both by default; `--mode firefox`, `--mode page-reload`):
 // - in one page: save, then restore into a new client over a new connection;
 // - the same in one page of Firefox (firefox-esr over WebDriver BiDi, as tools/browsers/vitest-firefox.ts);
 // - after a real reload: save in a browser over a persistent profile, close it, measure the
 //   profile's IndexedDB folder, then restore in a new browser over the same profile (cold JIT,
-//   data read from disk).
+//   data read from disk);
+// - after a page reload (in `reload` mode too): save in a page, reload it, restore in it (the
+//   browser and its IndexedDB backend keep running, the page's JIT starts cold).
 // Two data sets: the 329 GitHub webhook payloads (0.9–27 kB), and small queries of real data: the
 // distinct `repository`, `sender`, `issue` and `pull_request` objects of those payloads of 2–10 kB
 // of JSON. Both cycled to 5,000 queries. Bundles browser/persist-page.ts, prints Markdown and a
@@ -24,6 +26,11 @@ import { serveBundle } from './browser-page.js'
 import { smallQueries, webhookPayloads } from './real-data.js'
 
 const QUERIES = Number(process.env.PERSIST_QUERIES ?? 5000)
+// PERSIST_SETTLE_MS: after a reload, the restore starts this long after the page has loaded (0 by
+// default: at once, as an app restores on its first screen). Tells how much of a restore's time
+// is the browser's own start-up running beside it.
+const SETTLE_MS = Number(process.env.PERSIST_SETTLE_MS ?? 0)
+const settled = SETTLE_MS > 0 ? `, the restore ${SETTLE_MS} ms after the page loaded` : ''
 const ROUNDS = Number(process.env.PERSIST_ROUNDS ?? 5) // after one warm-up round per method
 const mode = process.argv.includes('--mode') ? process.argv[process.argv.indexOf('--mode') + 1] : 'both'
 const allMethods: Array<[PersistMethod, string]> = [
@@ -99,9 +106,35 @@ async function afterReload(values: unknown[], method: PersistMethod): Promise<Sa
     await context.close()
     const diskBytes = folderBytes(join(profile, 'Default', 'IndexedDB'))
     context = await launch()
-    const restore = await (await openPage(context)).evaluate((m) => window.runPersistRestore(m, 'reload'), method)
+    const page = await openPage(context)
+    if (SETTLE_MS > 0) await page.waitForTimeout(SETTLE_MS)
+    const restore = await page.evaluate((m) => window.runPersistRestore(m, 'reload'), method)
     await context.close()
     return { save, restore, diskBytes }
+  } finally {
+    rmSync(profile, { recursive: true, force: true })
+  }
+}
+
+/**
+ * One method's save and, after the page reloads, its restore: the same browser over an on-disk
+ * profile, as when a user reloads the tab (the browser and its IndexedDB backend keep running).
+ */
+async function afterPageReload(values: unknown[], method: PersistMethod): Promise<Sample> {
+  const profile = mkdtempSync(join(tmpdir(), 'persist-bench-'))
+  try {
+    const context = await chromium.launchPersistentContext(profile, { ...chromiumLaunchOptions, headless: true })
+    try {
+      const page = await openPage(context)
+      const save = await page.evaluate(([v, q, m]) => window.runPersistSave(v, q, m, 'reload'), [values, QUERIES, method] as const)
+      await page.reload()
+      await page.waitForFunction(() => typeof window.runPersistRestore === 'function')
+      if (SETTLE_MS > 0) await page.waitForTimeout(SETTLE_MS)
+      const restore = await page.evaluate((m) => window.runPersistRestore(m, 'reload'), method)
+      return { save, restore }
+    } finally {
+      await context.close()
+    }
   } finally {
     rmSync(profile, { recursive: true, force: true })
   }
@@ -198,7 +231,10 @@ try {
     await browser.close()
   }
   if (mode === 'reload' || mode === 'both') {
-    for (const { name, values } of dataSets) await section(`After a real reload, ${name}`, values, (m) => afterReload(values, m))
+    for (const { name, values } of dataSets) await section(`After a real reload, ${name}${settled}`, values, (m) => afterReload(values, m))
+  }
+  if (mode === 'reload' || mode === 'both' || mode === 'page-reload') {
+    for (const { name, values } of dataSets) await section(`After a page reload, ${name}${settled}`, values, (m) => afterPageReload(values, m))
   }
 } finally {
   server.close()
@@ -206,7 +242,7 @@ try {
 
 console.log(
   [
-    `${mode === 'firefox' ? version : `Chromium ${version || '(persistent profiles)'}`} (headless, Debian build). ${QUERIES.toLocaleString('en')} queries per data set (${dataSets.map((d) => `${d.name}: ${jsonMb(d.values)} as JSON`).join('; ')}), each query its own copy, saved and restored as \`persistQueryClientSave\` and \`persistQueryClientRestore\` do, in two timed steps each: TanStack's \`dehydrate\` then the persister's \`persistClient\`; the persister's \`restoreClient\` (opening the database included) then TanStack's \`hydrate\` into a new QueryClient (TanStack's steps are one synchronous task each, the same work for every persister); medians of ${ROUNDS} rounds after a warm-up round, the order of the methods rotated each round. "After a real reload": the save runs in a browser over a persistent profile, which is then closed; "on disk" is the size of the profile's IndexedDB folder at that point; the restore runs in a new browser over the same profile. Value bytes: what IndexedDB was given (the JSON string's UTF-8 length; the sum of the records Stowage stored: its segments and manifest). Longest task: the longer of the longest \`longtask\` entry and the longest gap between turns of a MessageChannel heartbeat, while \`persistClient\` (or \`restoreClient\`) runs. The machine (2 cores) was shared with other work while measuring: compare ratios within a run.`,
+    `${mode === 'firefox' ? version : `Chromium ${version || '(persistent profiles)'}`} (headless, Debian build). ${QUERIES.toLocaleString('en')} queries per data set (${dataSets.map((d) => `${d.name}: ${jsonMb(d.values)} as JSON`).join('; ')}), each query its own copy, saved and restored as \`persistQueryClientSave\` and \`persistQueryClientRestore\` do, in two timed steps each: TanStack's \`dehydrate\` then the persister's \`persistClient\`; the persister's \`restoreClient\` (opening the database included) then TanStack's \`hydrate\` into a new QueryClient (TanStack's steps are one synchronous task each, the same work for every persister); medians of ${ROUNDS} rounds after a warm-up round, the order of the methods rotated each round. "After a real reload": the save runs in a browser over a persistent profile, which is then closed; "on disk" is the size of the profile's IndexedDB folder at that point; the restore runs in a new browser over the same profile. "After a page reload": the save runs in a page of a browser over a persistent profile, the page reloads, and the restore runs in it (the same browser, its IndexedDB backend still running, as when a user reloads a tab). Value bytes: what IndexedDB was given (the JSON string's UTF-8 length; the sum of the records Stowage stored: its segments and manifest). Longest task: the longer of the longest \`longtask\` entry and the longest gap between turns of a MessageChannel heartbeat, while \`persistClient\` (or \`restoreClient\`) runs. The machine (2 cores) was shared with other work while measuring: compare ratios within a run.`,
     '',
     ...lines,
     'A save of an unchanged client writes only the manifest; a `setQueryData` rewrites the one segment that holds the query, and the manifest (packages/persist/test/client-persister.test.ts).',
