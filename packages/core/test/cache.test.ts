@@ -755,12 +755,37 @@ describe('Cache: local tier and invalidation', () => {
     await cache.set('a', 1)
     await cache.deleteMany(['a', 'b'])
     await cache.clear()
-    const decoded = sent.map((m) => createCodec().decode(m))
-    expect(decoded.map((m) => ({ ...(m as object), origin: typeof (m as { origin: unknown }).origin }))).toStrictEqual([
+    const decoded = sent.map((m) => createCodec().decode(m)) as Array<{ origin: unknown; since?: unknown }>
+    expect(decoded.map((m) => ({ ...m, origin: typeof m.origin, ...(m.since === undefined ? {} : { since: typeof m.since }) }))).toStrictEqual([
       { v: 1, origin: 'string', op: 'set', keys: ['m:a'] },
       { v: 1, origin: 'string', op: 'delete', keys: ['m:a', 'm:b'] },
-      { v: 1, origin: 'string', op: 'clear', keys: ['m:'] },
+      { v: 1, origin: 'string', op: 'clear', keys: ['m:'], since: 'number' },
     ])
+  })
+
+  it('deletes again what it wrote under a prefix another cache cleared, from when that clear began (a write that landed after it)', async () => {
+    const memory = createMemoryStore()
+    // A store whose writes from cache b land only when let go: after a's clear.
+    let letGo: () => void = () => {}
+    const held = new Promise<void>((resolve) => (letGo = resolve))
+    const slow: Store = Object.assign(Object.create(memory) as Store, { set: async (key: string, value: Uint8Array, options?: { ttl?: number }) => (await held, memory.set(key, value, options)) })
+    const name = `t-${Math.random()}`
+    const channels = [createBroadcastInvalidation(name), createBroadcastInvalidation(name)]
+    const a = createCache({ store: memory, namespace: 'app', invalidation: channels[0] })
+    const b = createCache({ store: slow, namespace: 'app', invalidation: channels[1] })
+    await memory.set('app:user-1:old', createCodec().encode('written before the clear'))
+    await memory.set('app:user-2:kept', createCodec().encode('another prefix'))
+    const writing = [b.withNamespace('user-1').set('me', 'user 1'), b.withNamespace('user-2').set('me', 'user 2')]
+    await sleep(5)
+    await a.withNamespace('user-1').clear()
+    letGo()
+    await Promise.all(writing)
+    await until(async () => (await memory.get('app:user-1:me')) === undefined)
+    expect(await memory.get('app:user-1:old')).toBeUndefined()
+    // Under another prefix nothing is touched.
+    expect(await b.withNamespace('user-2').get('me')).toBe('user 2')
+    expect(await memory.get('app:user-2:kept')).toBeDefined()
+    await Promise.all([a.close(), b.close(), ...channels.map((c) => c.close!())])
   })
 })
 

@@ -7,7 +7,7 @@
 import { createCodec, dictionaryId, inspect, StowageError, StowageErrorCode, withoutTags, withValidator, type Cache, type CacheClaim, type Codec, type HttpValidator } from '@stowage/core'
 import { DICTIONARY_HEADER, ensureDictionary } from './dictionaries.js'
 import { envelopeEtag } from './etag.js'
-import { crossOrigin, crossOriginRedirect, keepDecision, onErrorStatus } from './fetch-policy.js'
+import { crossOrigin, crossOriginRedirect, keepDecision, onErrorStatus, parseCacheControl } from './fetch-policy.js'
 import { isRedirect, online, pageUrl, readBody, startDeadline, type Deadline } from './fetch-transport.js'
 import { STOWAGE_MEDIA_TYPE } from './media-type.js'
 import { scopedCache } from './scope.js'
@@ -45,7 +45,10 @@ export interface FetchCachedOptions {
   readonly staleIfError?: number
   /** The longest wait for the headers and the body together, in ms (`Infinity`: none). Defaults to {@link DEFAULT_FETCH_TIMEOUT} (30 s). */
   readonly timeout?: number
-  /** Extra request options (headers are merged; `signal` is joined to the timeout). Defaults to none. */
+  /**
+   * Extra request options (headers are merged; `signal` is joined to the timeout). `method` may
+   * only be GET: fetchCached keeps answers by URL, which only a GET's is. Defaults to none.
+   */
   readonly init?: RequestInit
   /** The fetch function. Defaults to `globalThis.fetch`. */
   readonly fetch?: typeof globalThis.fetch
@@ -105,11 +108,14 @@ type Exchange = { readonly response: Response; readonly bytes?: Uint8Array; read
  * @throws {StowageError} STORE_ERROR when the request fails, the server answers another error (its
  *   `Response` is the cause: `cause.status`) or redirects to another origin, and no stored copy may
  *   answer; TIMEOUT past `timeout` with no stored copy; LIMIT_EXCEEDED for a body over `maxBytes`;
- *   INVALID_ARGUMENT for a bad `scope` or key; BAD_MAGIC and the other decode codes,
+ *   INVALID_ARGUMENT for a bad `scope` or key, or an `init.method` other than GET; BAD_MAGIC and the other decode codes,
  *   UNSUPPORTED_VERSION, SCHEMA_MISMATCH when the response is not an envelope this cache can use.
  */
 export async function fetchCachedWithInfo<T = unknown>(url: string, options: FetchCachedOptions): Promise<FetchCachedResult<T>> {
   const { key = url } = options
+  // Another method's answer is not what a GET of the URL returns (RFC 9111 §4): never kept under it, nor answered for by a kept copy.
+  const method = options.init?.method?.toUpperCase() ?? 'GET'
+  if (method !== 'GET') throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `fetchCached keeps GET answers only, not ${method}: use fetch (and cache.delete(url) when the request changes what a GET of it returns)`)
   const cache = options.scope === undefined ? options.cache : scopedCache(options.cache, options.scope)
   // Taken before anything is read or requested: a set, delete or clear (a sign-out) of the key
   // that comes while the request is out means its answer is not stored (acceptBytes checks).
@@ -133,7 +139,10 @@ async function fetchClaimed<T>(
   const limit = options.maxBytes ?? cache.codec.options.maxBytes + HEADER_ALLOWANCE
   const page = pageUrl()
   const requestCrossOrigin = page !== undefined && crossOrigin(url, page, page)
-  const found = await cache.getBytes(key)
+  // A request with no-store: no copy answers for it or is kept after it, and an older one goes (README).
+  const noStore = parseCacheControl(new Headers(init?.headers).get('Cache-Control')).has('no-store')
+  if (noStore) await cache.delete(key)
+  const found = noStore ? undefined : await cache.getBytes(key)
   const deadline = startDeadline(options.timeout ?? DEFAULT_FETCH_TIMEOUT, init?.signal)
   let storedValue: unknown
   let exchange: Exchange
@@ -158,11 +167,11 @@ async function fetchClaimed<T>(
     throw exchange.failure
   }
   const { response, problem } = exchange
-  if (response.status === 304 && stored !== undefined) return fromStore('revalidated', problem)
   if (crossOriginRedirect(url, response, page)) {
     await cache.delete(key)
     throw new StowageError(StowageErrorCode.STORE_ERROR, `${url} redirected to another origin (${new URL(response.url).origin}): refused, as its answer would be kept under this URL`, { cause: response })
   }
+  if (response.status === 304 && stored !== undefined) return fromStore('revalidated', problem)
   if (response.status !== 200 || exchange.bytes === undefined) {
     const failure = new StowageError(StowageErrorCode.STORE_ERROR, `fetching ${url} failed: HTTP ${response.status} ${response.statusText}`.trimEnd(), { cause: response })
     const action = onErrorStatus(response.status)
@@ -248,9 +257,12 @@ async function exchangeWith(url: string, options: FetchCachedOptions, validator:
     const headers = new Headers(options.init?.headers)
     headers.set('Accept', STOWAGE_MEDIA_TYPE)
     if (conditional) headers.set(validator!.kind === 'etag' ? 'If-None-Match' : 'If-Modified-Since', validator!.value)
-    const redirect = options.init?.redirect ?? (conditional ? 'manual' : 'follow')
+    // A request with the kept copy's validator never follows a redirect, even with the app's
+    // `redirect: 'follow'` (only 'error' is kept, which follows none): asked again without it.
+    const asked = options.init?.redirect
+    const redirect = conditional ? (asked === 'error' ? 'error' : 'manual') : (asked ?? 'follow')
     const response = await fetchFn(url, { ...options.init, headers, redirect, signal: deadline.signal })
-    if (!conditional || options.init?.redirect !== undefined || !isRedirect(response)) return response
+    if (!conditional || !isRedirect(response)) return response
     await response.body?.cancel().catch(() => {})
     return send(false)
   }

@@ -62,8 +62,8 @@ export type KeepDecision = { readonly keep: true; readonly ttl: number | undefin
  * Whether a 200 response may be kept, and for how long a kept copy may answer for the server.
  * Not kept: `no-store` (request or response), `Vary: *`, `Vary` on a request header other than
  * Accept, Accept-Encoding, Origin, Cookie and Authorization; without a scope also `private`,
- * `Vary: Cookie`/`Authorization`, a request with `Authorization`, and cookies sent to another
- * origin (`credentials: 'include'`); `must-revalidate`/`proxy-revalidate` unless the app gave
+ * `Vary: Cookie`/`Authorization`, a request with `Authorization` or `Cookie`, and cookies sent to
+ * another origin (`credentials: 'include'`); `must-revalidate`/`proxy-revalidate` unless the app gave
  * `staleIfError`. Kept for: `staleIfError` when the app gave it; else `max-age` + `stale-if-error`
  * when the response names `stale-if-error` (at most `ttl`); else `ttl`.
  */
@@ -80,7 +80,10 @@ export function keepDecision(request: PolicyRequest, response: { readonly header
     if (said.has('private')) return refuse('Cache-Control: private without a scope')
     const who = vary.find((name) => WHO_ASKED.has(name))
     if (who !== undefined) return refuse(`Vary: ${who} without a scope`)
+    // A browser sets Cookie itself (never from init.headers); on a server rendering for visitors it
+    // comes from the app, and says who asked as much as Authorization does.
     if (request.headers.has('Authorization')) return refuse('a request with Authorization without a scope')
+    if (request.headers.has('Cookie')) return refuse('a request with Cookie without a scope')
     if (request.crossOrigin && request.credentials === 'include') return refuse('credentials sent to another origin without a scope')
   }
   if (request.staleIfError !== undefined) return { keep: true, ttl: request.staleIfError }

@@ -10,7 +10,7 @@ export interface NodeRequestLike {
 
 /** What the helpers call on a node:http `ServerResponse`. */
 export interface NodeResponseLike {
-  writeHead(status: number, headers: Record<string, string>): unknown
+  writeHead(status: number, headers: Record<string, string | string[]>): unknown
   end(body?: Uint8Array): unknown
 }
 
@@ -24,12 +24,18 @@ export function fromNodeRequest(req: NodeRequestLike): EnvelopeRequest {
   return { method: req.method ?? 'GET', headers }
 }
 
-/** Writes a Fetch `Response` to a node:http response: status, headers and body. */
+/**
+ * Writes a Fetch `Response` to a node:http response: status, headers and body. Every `Set-Cookie`
+ * goes out as its own header (Fetch's `Headers` joins the others' values with commas, which a
+ * cookie's `Expires` date makes ambiguous).
+ */
 export async function sendNodeResponse(res: NodeResponseLike, response: Response): Promise<void> {
-  const headers: Record<string, string> = {}
+  const headers: Record<string, string | string[]> = {}
   response.headers.forEach((value, name) => {
-    headers[name] = value
+    if (name !== 'set-cookie') headers[name] = value
   })
+  const cookies = response.headers.getSetCookie()
+  if (cookies.length > 0) headers['set-cookie'] = cookies
   res.writeHead(response.status, headers)
   res.end(response.body === null ? undefined : new Uint8Array(await response.arrayBuffer()))
 }

@@ -27,7 +27,21 @@ export interface SignOutOptions {
  */
 export async function signOut(options: SignOutOptions): Promise<void> {
   const cache = options.scope === undefined ? options.cache : scopedCache(options.cache, options.scope)
-  const steps: Array<() => unknown> = [() => cache.clear()]
+  // A cache made with `writeErrors: 'ignore'` reports a failed clear as an `error` event
+  // only and resolves: a sign-out must still fail then, or the user's entries stay unnoticed.
+  const clear = async () => {
+    let failed: unknown
+    const stop = cache.on('error', (event) => {
+      if (event.operation === 'clear') failed ??= event.error
+    })
+    try {
+      await cache.clear()
+    } finally {
+      stop()
+    }
+    if (failed !== undefined) throw failed
+  }
+  const steps: Array<() => unknown> = [clear]
   for (const state of options.persisted ?? []) steps.push(typeof state === 'function' ? state : () => state.removeClient())
   const failures: unknown[] = []
   for (const step of steps) {

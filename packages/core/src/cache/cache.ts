@@ -211,7 +211,9 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
 
   async clear(): Promise<void> {
     const { store } = this.shared
-    // What was read, loaded or received before the clear (a sign-out) never lands after it.
+    // What was read, loaded or received before the clear (a sign-out) never lands after it; other
+    // processes delete again what they wrote since it began (see RecentWrites).
+    const since = Date.now()
     this.shared.changes.starting([this.prefix], true)
     try {
       if (store.clear) await store.clear(this.prefix)
@@ -223,10 +225,12 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
         throw new StowageError(StowageErrorCode.STORE_ERROR, `the ${store.name} store can neither clear a prefix nor list its keys`)
       }
     } catch (e) {
+      // Every process still drops its copies: they may be all that is left of the entries.
+      this.writes.changed('clear', [{ full: this.prefix }], since)
       this.observer.writeFailed('clear', undefined, e, false)
       return
     }
-    this.writes.changed('clear', [{ full: this.prefix }])
+    this.writes.changed('clear', [{ full: this.prefix }], since)
   }
 
   async getOrSet(key: string, loader: () => unknown, options?: GetOrSetOptions): Promise<never> {

@@ -16,10 +16,11 @@ import { Changes } from './changes.js'
 import { Claims } from './claims.js'
 import { DictionaryBook } from './dictionary-book.js'
 import { DictionaryTrainer, type Train } from './dictionary-trainer.js'
-import { decodeInvalidation, INVALIDATION_CODEC_OPTIONS } from './invalidation.js'
+import { decodeInvalidation, encodeInvalidation, INVALIDATION_CODEC_OPTIONS, splitInvalidation } from './invalidation.js'
 import { checkNamespace } from './keys.js'
 import { DEFAULT_LEASE_TIME, type LoadLease } from './lease.js'
 import { LocalTier } from './local-tier.js'
+import { RecentWrites } from './recent-writes.js'
 import { compileSchemas } from './schemas.js'
 import { SingleFlight } from './single-flight.js'
 import { TagBook } from './tags.js'
@@ -109,6 +110,7 @@ export function createCacheWith<S extends CacheSchema>(
     local,
     tags,
     channel: options.invalidation,
+    recent: new RecentWrites(),
     claims,
     flight,
     changes: new Changes(claims, flight, local),
@@ -119,6 +121,19 @@ export function createCacheWith<S extends CacheSchema>(
     unsubscribe: undefined,
   }
   const { channel } = shared
+  // A clear elsewhere began at `since`: what this process wrote under `prefix` since then may have
+  // landed after it, and is deleted once it has (see RecentWrites); the others drop their copies.
+  const forgetSince = (prefix: string, since: number) => {
+    const { keys, landed } = shared.recent.since(prefix, since)
+    if (keys.length === 0) return
+    void landed
+      .then(() => Promise.all(keys.map((full) => shared.store.delete(full))))
+      .then(() => {
+        for (const full of keys) local?.delete(full)
+        for (const part of splitInvalidation({ origin: shared.origin, op: 'delete', keys })) void channel?.publish(encodeInvalidation(messages, part)).catch(() => {})
+      })
+      .catch(() => {}) // a store that fails here fails the next read too, which reports it
+  }
   // Every key of this cache (its children's too) starts with this.
   const root = `${namespace}:`
   if (channel) {
@@ -135,6 +150,7 @@ export function createCacheWith<S extends CacheSchema>(
             claims.supersedeAll(key)
             flight.forgetAll(key)
             local?.clear(key)
+            if (message.since !== undefined) forgetSince(key, message.since)
           } else if (message.op === 'tag') {
             if (local) tags.invalidate(key)
           } else {

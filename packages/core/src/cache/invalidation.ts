@@ -31,6 +31,11 @@ export interface InvalidationMessage {
   readonly origin: string
   readonly op: 'set' | 'delete' | 'clear' | 'tag'
   readonly keys: readonly string[]
+  /**
+   * For `clear`: when it began (ms since the epoch, the publisher's clock). A subscriber deletes
+   * again what it wrote under the cleared prefixes since then, which may have landed after it.
+   */
+  readonly since?: number
 }
 
 const VERSION = 1
@@ -52,12 +57,13 @@ export const INVALIDATION_CODEC_OPTIONS: CodecOptions = Object.freeze({
 })
 
 /**
- * Encodes a message as an envelope of `{ v: 1, origin, op, keys }`. Use a codec made with
+ * Encodes a message as an envelope of `{ v: 1, origin, op, keys }` (and `since` when given). Use a codec made with
  * {@link INVALIDATION_CODEC_OPTIONS}, and at most {@link MAX_KEYS_PER_MESSAGE} keys (see {@link splitInvalidation}).
  * @throws {StowageError} LIMIT_EXCEEDED when the message passes the codec's limits.
  */
 export function encodeInvalidation(codec: Codec, message: InvalidationMessage): Uint8Array {
-  return codec.encode({ v: VERSION, origin: message.origin, op: message.op, keys: message.keys })
+  const { origin, op, keys, since } = message
+  return codec.encode(since === undefined ? { v: VERSION, origin, op, keys } : { v: VERSION, origin, op, keys, since })
 }
 
 /** Splits a message into messages of at most {@link MAX_KEYS_PER_MESSAGE} keys each. */
@@ -82,14 +88,15 @@ export function decodeInvalidation(codec: Codec, bytes: Uint8Array): Invalidatio
   } catch {
     return undefined
   }
-  const m = value as { v?: unknown; origin?: unknown; op?: unknown; keys?: unknown }
+  const m = value as { v?: unknown; origin?: unknown; op?: unknown; keys?: unknown; since?: unknown }
   if (
     typeof m !== 'object' || m === null || m.v !== VERSION || typeof m.origin !== 'string' ||
     (m.op !== 'set' && m.op !== 'delete' && m.op !== 'clear' && m.op !== 'tag') || !Array.isArray(m.keys) || !m.keys.every((k) => typeof k === 'string')
   ) {
     return undefined
   }
-  return { origin: m.origin, op: m.op, keys: m.keys as string[] }
+  const since = typeof m.since === 'number' && Number.isFinite(m.since) ? m.since : undefined
+  return since === undefined ? { origin: m.origin, op: m.op, keys: m.keys as string[] } : { origin: m.origin, op: m.op, keys: m.keys as string[], since }
 }
 
 /**

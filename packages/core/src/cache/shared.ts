@@ -10,6 +10,7 @@ import type { Opener } from './entry-opener.js'
 import type { InvalidationChannel } from './invalidation.js'
 import type { LoadLease } from './lease.js'
 import type { LocalTier } from './local-tier.js'
+import type { RecentWrites } from './recent-writes.js'
 import type { SingleFlight } from './single-flight.js'
 import type { TagBook } from './tags.js'
 
@@ -35,6 +36,8 @@ export interface Shared {
   /** What this process knows of the tags' generations (checked by local hits). */
   readonly tags: TagBook
   readonly channel: InvalidationChannel | undefined
+  /** The writes this process sent lately (with a channel: another process's clear may come after them). */
+  readonly recent: RecentWrites
   /** The open claims of reads, loads and writes on keys (full store keys), superseded by changes. */
   readonly claims: Claims
   /** The loaders running, by full store key: one per key whatever the namespace object. */

@@ -99,7 +99,9 @@ export class Writes {
     const { changes, store } = this.shared
     const own = changes.writing(full)
     try {
-      await store.set(full, encoded.bytes, { ttl, fence })
+      const writing = store.set(full, encoded.bytes, { ttl, fence })
+      if (this.shared.channel) this.shared.recent.record(full, writing)
+      await writing
     } catch (e) {
       changes.failed(own)
       this.observer.writeFailed(operation, key, e, returnAnyway)
@@ -138,11 +140,11 @@ export class Writes {
    * their value only drop the local copy. Deleted tags reach local copies through the tag book (see Reads.read).
    * @throws nothing: a failed publish is an error event.
    */
-  changed(op: InvalidationMessage['op'], entries: readonly Landed[]): void {
+  changed(op: InvalidationMessage['op'], entries: readonly Landed[], since?: number): void {
     const { channel } = this.shared
     if (op !== 'tag') this.shared.changes.landed(op, entries)
     if (channel) {
-      for (const part of splitInvalidation({ origin: this.shared.origin, op, keys: entries.map((e) => e.full) })) {
+      for (const part of splitInvalidation({ origin: this.shared.origin, op, keys: entries.map((e) => e.full), since })) {
         channel.publish(encodeInvalidation(this.shared.messages, part)).catch((e: unknown) => this.observer.failed(op === 'tag' ? 'deleteByTag' : op, entries[0]?.full, e))
       }
     }

@@ -1,0 +1,55 @@
+// The writes this process sent to the store lately, for a clear made by another process (another
+// tab's sign-out). Claims keep a clear from being overtaken by what was on its way here, but only
+// from when this process hears of it: a write sent between the start of the other process's clear
+// and its message can land in the store after the clear. When the message comes (it carries when
+// the clear began), every write sent here since then under a cleared prefix is deleted again, once
+// it has landed.
+
+/** How long a write is remembered, in ms: a clear's message comes within this of its start. */
+export const RECENT_WRITE_WINDOW = 60_000
+/**
+ * Writes sent this long before a clear began count as after it, in ms: the two processes read
+ * their own clocks (the same clock for tabs of one browser; servers' may differ a little).
+ */
+export const CLOCK_MARGIN = 1_000
+/** At most this many writes are remembered (the oldest go first). */
+const MAX_REMEMBERED = 4096
+
+interface Sent {
+  readonly full: string
+  readonly at: number
+  readonly landed: Promise<unknown>
+}
+
+/** The writes this process sent lately; see the file's comment. */
+export class RecentWrites {
+  private sent: Sent[] = []
+
+  /** Remembers a write of `full` sent now, which settles with `landed`. */
+  record(full: string, landed: Promise<unknown>): void {
+    const now = Date.now()
+    if (this.sent.length >= MAX_REMEMBERED || (this.sent.length > 0 && (this.sent[0] as Sent).at < now - RECENT_WRITE_WINDOW)) this.prune(now)
+    this.sent.push({ full, at: now, landed: landed.catch(() => {}) })
+  }
+
+  /**
+   * The keys under `prefix` written since `since` (less {@link CLOCK_MARGIN}), each once, with a
+   * promise that settles once every such write has landed or failed.
+   */
+  since(prefix: string, since: number): { keys: string[]; landed: Promise<unknown> } {
+    const from = since - CLOCK_MARGIN
+    const keys = new Set<string>()
+    const landed: Promise<unknown>[] = []
+    for (const s of this.sent) {
+      if (s.at < from || !s.full.startsWith(prefix)) continue
+      keys.add(s.full)
+      landed.push(s.landed)
+    }
+    return { keys: [...keys], landed: Promise.all(landed) }
+  }
+
+  private prune(now: number): void {
+    const keep = this.sent.filter((s) => s.at >= now - RECENT_WRITE_WINDOW)
+    this.sent = keep.length >= MAX_REMEMBERED ? keep.slice(keep.length - MAX_REMEMBERED + 1) : keep
+  }
+}
