@@ -15,14 +15,15 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 
 /**
  * Whether `value` has the fields `hydrate` uses of a dehydrated query: a string `queryHash`, an
- * array `queryKey`, a `state` with a numeric `dataUpdatedAt` and a known `status`, and a `meta`
- * that is an object when present.
+ * array `queryKey`, a `state` with a numeric `dataUpdatedAt` and a known `status`, a `meta` that
+ * is an object when present, and no `promise` (the persister never stores one, and a decoded value
+ * is never a promise: `hydrate` would call its `then`).
  *
  * @param value - a decoded record.
  * @returns `true` when `hydrate` can take it.
  */
 export function isDehydratedQuery(value: unknown): value is DehydratedQuery {
-  if (!isRecord(value) || typeof value.queryHash !== 'string' || !Array.isArray(value.queryKey)) return false
+  if (!isRecord(value) || typeof value.queryHash !== 'string' || !Array.isArray(value.queryKey) || value.promise !== undefined) return false
   const { state, meta } = value
   if (meta !== undefined && meta !== null && !isRecord(meta)) return false
   return isRecord(state) && typeof state.dataUpdatedAt === 'number' && typeof state.errorUpdatedAt === 'number' && STATUSES.has(state.status)

@@ -103,9 +103,12 @@ async function restoreWith(ctx: SegmentContext, book: SegmentBook, worker: Compr
   if (bytes === undefined) return undefined
   const manifest = readManifest(ctx.segmentCodec, bytes)
   book.save = manifest.save
+  // Each segment once: a manifest that lists one twice (no save writes one) must not read its
+  // queries as repeats the second time, which would leave the segment's queries out of the next save.
+  const segments = [...new Set(manifest.segments)]
   const stored = await getMany(
     ctx.store,
-    manifest.segments.map((id) => segmentKey(ctx.key, id)),
+    segments.map((id) => segmentKey(ctx.key, id)),
   )
   // Segment i opened: inflating at once, decoded once `go` is called.
   const open = (i: number): { elements: Promise<readonly unknown[] | undefined>; go: () => void } => {
@@ -118,14 +121,14 @@ async function restoreWith(ctx: SegmentContext, book: SegmentBook, worker: Compr
   const held = new Map<string, Held>()
   const slice = slicer(ctx.sliceMs)
   const opening = new Map<number, ReturnType<typeof open>>()
-  for (let i = 0; i < Math.min(READ_AHEAD, manifest.segments.length); i++) opening.set(i, open(i))
-  for (let i = 0; i < manifest.segments.length; i++) {
+  for (let i = 0; i < Math.min(READ_AHEAD, segments.length); i++) opening.set(i, open(i))
+  for (let i = 0; i < segments.length; i++) {
     const segment = opening.get(i) as ReturnType<typeof open>
     opening.delete(i)
     segment.go()
     const elements = await segment.elements
-    if (i + READ_AHEAD < manifest.segments.length) opening.set(i + READ_AHEAD, open(i + READ_AHEAD))
-    const id = manifest.segments[i] as string
+    if (i + READ_AHEAD < segments.length) opening.set(i + READ_AHEAD, open(i + READ_AHEAD))
+    const id = segments[i] as string
     if (elements === undefined) {
       // Missing: not listed again by the next save. Damaged: deleted by it too.
       if (stored[i] !== undefined) book.garbage.add(segmentKey(ctx.key, id))
