@@ -38,10 +38,14 @@ import { gzipSync } from 'node:zlib'
 // budgets 25 and 40 KiB. The CRC-32 in WebAssembly for the portable build (issue 18: the JavaScript
 // CRC runs in V8's interpreter for a page's first envelopes, 9–20 ms for the first 55 kB; the
 // module, 440 bytes (588 characters of base64), and the code that compiles it in the background) added ~0.7 KiB to
-// both: budgets 26 and 41 KiB. The budgets catch the next growth.
+// both: budgets 26 and 41 KiB. The fixes of a review (2026-11-28: shape markers in the ext 32
+// form, `__proto__` objects the key trie does not take written as shapes, keys that are str or
+// UTF16 only; in the Cache, deleting again what was written after another process's clear began)
+// added ~0.2 KiB to the codec and ~0.5 KiB to the whole: budget 41.5 KiB for it. The budgets catch
+// the next growth.
 const budgets = [
   ['the codec', "export { encode, decode, encodeAsync, decodeAsync, createCodec, StowageError } from './dist/index.js'", 26 * 1024],
-  ['codec + Cache + memory store', "export * from './dist/index.js'", 41 * 1024],
+  ['codec + Cache + memory store', "export * from './dist/index.js'", 41.5 * 1024],
 ]
 
 let over = false

@@ -218,11 +218,6 @@ export class Decoder {
     return this.textTable.substring(from, to)
   }
 
-  // How far the references have read the tables: unchanged by a value that took no table string.
-  private tablesRead(): number {
-    return this.cursor + this.textCursor
-  }
-
   private get view(): DataView {
     return (this.dataView ??= new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength))
   }
@@ -318,7 +313,8 @@ export class Decoder {
         const hi = this.uint32At(this.pos) | 0
         const lo = this.uint32At(this.pos + 4)
         this.pos += 8
-        return hi >= -0x200000 && hi < 0x200000 ? hi * TWO_32 + lo : this.view.getBigInt64(this.pos - 8)
+        // -2^53 itself is past ±(2^53 - 1): a bigint, as 2^53 is for uint 64.
+        return (hi > -0x200000 || (hi === -0x200000 && lo !== 0)) && hi < 0x200000 ? hi * TWO_32 + lo : this.view.getBigInt64(this.pos - 8)
       }
       case 0xd4: {
         const type = this.bytes[this.pos]
@@ -453,14 +449,24 @@ export class Decoder {
       this.keys.set(this.bytes, start, length, key)
       return key
     }
-    if (b === 0xda || b === 0xdb) {
+    if ((b >= 0xa0 && b < 0xc0) || b === 0xd9 || b === 0xda || b === 0xdb) {
       this.pos++
-      return this.string(this.uint(b === 0xda ? 2 : 4))
+      return this.string(b < 0xc0 ? b & 0x1f : this.uint(b === 0xd9 ? 1 : b === 0xda ? 2 : 4))
     }
-    const read = this.tablesRead()
-    const key = this.value()
-    if (typeof key !== 'string' || this.tablesRead() !== read) throw corrupt('an object key is not a string')
-    return key
+    // Anything else is a key only as a UTF16 extension (FORMAT.md §2): not a table reference, nor
+    // a user extension that decodes to a string (which the shape book, keyed by bytes, would share
+    // between codecs with different extensions).
+    if (!this.utf16Ahead()) throw corrupt('an object key is not a string')
+    return this.value() as string
+  }
+
+  // Whether the next value is a UTF16 extension (any ext form).
+  private utf16Ahead(): boolean {
+    const bytes = this.bytes
+    const p = this.pos
+    const b = bytes[p] as number
+    const at = b >= 0xd4 && b <= 0xd8 ? p + 1 : b === 0xc7 ? p + 2 : b === 0xc8 ? p + 3 : b === 0xc9 ? p + 5 : -1
+    return at >= 0 && at < this.end && ((bytes[at] as number) << 24) >> 24 === ExtType.UTF16
   }
 
   // A str in value position: an object to allocate, unless empty.
@@ -730,9 +736,8 @@ export class Decoder {
       else if (b === 0xdb) size = this.uint(4)
       else {
         this.pos--
-        const read = this.tablesRead()
-        const key = this.value()
-        if (typeof key !== 'string' || this.tablesRead() !== read) throw corrupt('an object key is not a string')
+        if (!this.utf16Ahead()) throw corrupt('an object key is not a string')
+        this.value()
         continue
       }
       this.need(size)
@@ -761,6 +766,11 @@ export class Decoder {
       type = bytes[p + 3] as number
       length = ((bytes[p + 1] as number) << 8) | (bytes[p + 2] as number)
       data = p + 4
+    } else if (b === 0xc9) {
+      // Stowage writes no shape this long, but readers accept every ext form (FORMAT.md §2).
+      type = bytes[p + 5] as number
+      length = this.uint32At(p + 1)
+      data = p + 6
     } else return undefined
     if (type !== ExtType.SHAPE && type !== ExtType.SHAPE_REF) return undefined
     if (data + length > this.end) throw truncated('the payload ends in the middle of a value')

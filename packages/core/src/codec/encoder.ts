@@ -457,6 +457,11 @@ export class Encoder {
         return
       }
     }
+    if (this.shapes < MAX_SHAPES && keys.includes('__proto__')) {
+      this.literalShape(obj, keys)
+      this.depth--
+      return
+    }
     this.mapHeader(n)
     for (let i = 0; i < n; i++) {
       const key = keys[i] as string
@@ -464,6 +469,27 @@ export class Encoder {
       this.value(obj[key])
     }
     this.depth--
+  }
+
+  // An object with a `__proto__` key that the trie does not take (more than MAX_SHAPE_KEYS keys,
+  // a key too long for it): a SHAPE all the same, its keys spelled out, as plain MessagePack
+  // readers refuse or rename a `__proto__` map key (FORMAT.md §2). Counted as a reader counts it.
+  // Past MAX_SHAPES shapes in one value, it is a map, which Stowage's readers still read.
+  private literalShape(obj: Record<string, unknown>, keys: readonly string[]): void {
+    const n = keys.length
+    this.shapes++
+    this.arrayHeader(n + 1)
+    this.count(n)
+    this.work += n * KEY_LIST_WORK
+    const start = this.beginExt()
+    this.header(n, 0x90, 16, 0, 0xdc, 0xdd)
+    for (const key of keys) {
+      // A reader may read a UTF16 key of a key list twice (see keyWork).
+      if (!isWellFormed(key)) this.work += EXTENSION_WORK
+      this.string(key)
+    }
+    this.endExt(start, ExtType.SHAPE)
+    for (let i = 0; i < n; i++) this.value(obj[keys[i] as string])
   }
 
   // An object whose keys spell `node` in the trie: a shape reference, a new shape, or a map whose

@@ -63,6 +63,8 @@ function inflateOptions(expected: number, dictionary: Uint8Array | undefined): I
 
 function checked(data: Uint8Array, result: InflateResult, expected: number): Uint8Array {
   if (result.engine.bytesWritten !== data.length) throw inflateFailure('trailing-bytes', 'bytes follow the end of the compressed payload')
+  // Past `expected` only when 0 bytes were announced (maxOutputLength is at least 1).
+  if (result.buffer.length > expected) throw inflateFailure('too-long', `the compressed payload inflates to more than the ${expected} bytes announced`)
   if (result.buffer.length !== expected) throw inflateFailure('truncated', `the compressed payload inflates to ${result.buffer.length} bytes, not ${expected}`)
   return toBytes(result.buffer)
 }

@@ -52,6 +52,8 @@ function checkLength(out: Uint8Array, expected: number): Uint8Array {
 
 // One byte more room than announced: a stream that fills it inflates to more than it should.
 function inflateOneShot(data: Uint8Array, expected: number, dictionary: Uint8Array | undefined): Uint8Array {
+  // fflate hands `out` back untouched for no input at all: a stream that ends before it began.
+  if (data.length === 0) throw inflateFailure('truncated', 'the compressed payload ends early')
   const out = new Uint8Array(expected + 1)
   return checkLength(inflateSync(data, dictionary === undefined ? { out } : { out, dictionary }), expected)
 }
@@ -159,7 +161,14 @@ export const platform: Platform = {
   },
   async inflateAsync(data, expected, dictionary) {
     if (expected < NATIVE_INFLATE_MIN || dictionary !== undefined || !hasStreams) return inflateNow(data, expected, dictionary)
-    return checkLength(await throughStream(data, new DecompressionStream('deflate-raw'), expected), expected)
+    try {
+      return checkLength(await throughStream(data, new DecompressionStream('deflate-raw'), expected), expected)
+    } catch (e) {
+      // The stream's errors do not say why: the same bytes through fflate do (TRUNCATED for a
+      // stream cut short, CORRUPT for bad data), as the synchronous path says.
+      if ((e as Partial<InflateFailure>).problem === 'corrupt') inflateNow(data, expected, dictionary)
+      throw e
+    }
   },
   fastCrc32: (data, crc) => wasmCrc32(data, crc) ?? crc32(data, crc),
   prepare: () => void startWasmCrc32(),
