@@ -23,13 +23,20 @@ interface Sent {
 
 /** The writes this process sent lately; see the file's comment. */
 export class RecentWrites {
+  // In the order sent; those before `head` are forgotten (dropped in one go now and then).
   private sent: Sent[] = []
+  private head = 0
 
   /** Remembers a write of `full` sent now, which settles with `landed`. */
   record(full: string, landed: Promise<unknown>): void {
     const now = Date.now()
-    if (this.sent.length >= MAX_REMEMBERED || (this.sent.length > 0 && (this.sent[0] as Sent).at < now - RECENT_WRITE_WINDOW)) this.prune(now)
     this.sent.push({ full, at: now, landed: landed.catch(() => {}) })
+    const sent = this.sent
+    while (this.head < sent.length && ((sent[this.head] as Sent).at < now - RECENT_WRITE_WINDOW || sent.length - this.head > MAX_REMEMBERED)) this.head++
+    if (this.head > 1024 && this.head * 2 > sent.length) {
+      this.sent = sent.slice(this.head)
+      this.head = 0
+    }
   }
 
   /**
@@ -40,16 +47,12 @@ export class RecentWrites {
     const from = since - CLOCK_MARGIN
     const keys = new Set<string>()
     const landed: Promise<unknown>[] = []
-    for (const s of this.sent) {
+    for (let i = this.head; i < this.sent.length; i++) {
+      const s = this.sent[i] as Sent
       if (s.at < from || !s.full.startsWith(prefix)) continue
       keys.add(s.full)
       landed.push(s.landed)
     }
     return { keys: [...keys], landed: Promise.all(landed) }
-  }
-
-  private prune(now: number): void {
-    const keep = this.sent.filter((s) => s.at >= now - RECENT_WRITE_WINDOW)
-    this.sent = keep.length >= MAX_REMEMBERED ? keep.slice(keep.length - MAX_REMEMBERED + 1) : keep
   }
 }
