@@ -13,7 +13,7 @@ import {
   type Store,
 } from '../src/index.js'
 
-import { breakableStore, record, sleep, storedKeys, until } from './cache-helpers.js'
+import { breakableStore, cuttableChannels, record, sleep, storedKeys, until } from './cache-helpers.js'
 
 describe('Cache: basics', () => {
   it('gets what was set, misses with undefined, deletes and tells has', async () => {
@@ -769,8 +769,7 @@ describe('Cache: local tier and invalidation', () => {
     let letGo: () => void = () => {}
     const held = new Promise<void>((resolve) => (letGo = resolve))
     const slow: Store = Object.assign(Object.create(memory) as Store, { set: async (key: string, value: Uint8Array, options?: { ttl?: number }) => (await held, memory.set(key, value, options)) })
-    const name = `t-${Math.random()}`
-    const channels = [createBroadcastInvalidation(name), createBroadcastInvalidation(name)]
+    const { channels } = cuttableChannels(2)
     const a = createCache({ store: memory, namespace: 'app', invalidation: channels[0] })
     const b = createCache({ store: slow, namespace: 'app', invalidation: channels[1] })
     await memory.set('app:user-1:old', createCodec().encode('written before the clear'))
@@ -785,7 +784,7 @@ describe('Cache: local tier and invalidation', () => {
     // Under another prefix nothing is touched.
     expect(await b.withNamespace('user-2').get('me')).toBe('user 2')
     expect(await memory.get('app:user-2:kept')).toBeDefined()
-    await Promise.all([a.close(), b.close(), ...channels.map((c) => c.close!())])
+    await Promise.all([a.close(), b.close()])
   })
 })
 
