@@ -161,7 +161,8 @@ async function fetchClaimed<T>(
     deadline.clear()
   }
   const stored = storedValue === undefined ? undefined : found
-  const fromStore = (source: FetchSource, problem?: StowageError): FetchCachedResult<T> => ({ value: storedValue as T, source, bytes: stored!, etag: envelopeEtag(stored!), kept: true, problem })
+  // The stored copy answers; it is still kept unless a write, delete or clear (a sign-out) of the key came meanwhile.
+  const fromStore = (source: FetchSource, problem?: StowageError): FetchCachedResult<T> => ({ value: storedValue as T, source, bytes: stored!, etag: envelopeEtag(stored!), kept: !claim.superseded, problem })
   if ('failure' in exchange) {
     if (stored !== undefined && !deadline.aborted()) return fromStore('offline', exchange.failure)
     throw exchange.failure

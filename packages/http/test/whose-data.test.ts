@@ -164,3 +164,28 @@ describe('signOut in one tab, a request in flight in another', () => {
     await Promise.all([one.close(), two.close()])
   })
 })
+
+describe('signOut while a revalidation is out', () => {
+  it('a 304 that comes after the sign-out answers, and says the copy is no longer kept', async () => {
+    let release: () => void = () => {}
+    const s = await server((req, res) => {
+      if (req.headers['if-none-match'] === undefined) return send(res, userA)
+      new Promise<void>((resolve) => (release = resolve)).then(() => void res.writeHead(304).end())
+    })
+    const url = `${s.url}/api/me`
+    const cache = newCache()
+    expect(await fetchCachedWithInfo(url, { cache, scope: 'a' })).toMatchObject({ kept: true })
+    const pending = fetchCachedWithInfo(url, { cache, scope: 'a' })
+    await until(() => s.seen.length === 2)
+    await signOut({ cache, scope: 'a' })
+    release()
+    const result = await pending
+    expect({ source: result.source, value: result.value, kept: result.kept }).toStrictEqual({ source: 'revalidated', value: userA, kept: false })
+    expect(await scopedCache(cache, 'a').getBytes(url)).toBeUndefined()
+  })
+})
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5))
+  expect(check()).toBe(true)
+}
