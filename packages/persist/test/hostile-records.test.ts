@@ -64,3 +64,29 @@ describe('restore: a manifest that lists one segment twice', () => {
     expect(third.getQueryCache().getAll()).toHaveLength(5)
   })
 })
+
+describe('restore: stored mutations of odd shapes', () => {
+  it('are taken or left out without losing the queries, and resuming paused mutations does not throw', async () => {
+    const name = dbName()
+    const qc = client()
+    for (let i = 0; i < 3; i++) qc.setQueryData(['item', i], { i })
+    await persistQueryClientSave({ queryClient: qc, persister: createStowageClientPersister({ dbName: name, throttleTime: 0 }) })
+    const store = createIdbStore({ dbName: name })
+    const codec = createCodec()
+    const manifest = codec.decode<Record<string, unknown>>((await store.get('tanstack-query-client:manifest'))!)
+    const mutations = [
+      { state: { status: 'pending', isPaused: true, variables: 1 }, mutationKey: ['pay'], scope: 'not an object' },
+      { state: { status: 'pending', isPaused: true }, gcTime: 'soon', meta: 'text' },
+      { state: { status: 'idle' }, scope: { id: { nested: true } } },
+      { state: null },
+      'not a mutation',
+    ]
+    await store.set('tanstack-query-client:manifest', codec.encode({ ...manifest, mutations }))
+    const restored = client()
+    await persistQueryClientRestore({ queryClient: restored, persister: createStowageClientPersister({ store }) })
+    expect(restored.getQueryData(['item', 2])).toStrictEqual({ i: 2 })
+    expect(restored.getMutationCache().getAll().length).toBeLessThanOrEqual(3)
+    await restored.resumePausedMutations() // rejects if a restored mutation breaks it
+    expect(await store.get('tanstack-query-client:manifest')).toBeDefined()
+  })
+})
