@@ -97,3 +97,15 @@ export function cuttableChannels(count: number) {
   }
   return { channels, state, mend }
 }
+
+/** A store over `memory` whose writes (set, setMany) land only once `letGo` is called; `more` replaces other calls. */
+export function heldWrites(memory: Store, more: Partial<Store> = {}): { store: Store; letGo: () => void } {
+  let letGo: () => void = () => {}
+  const held = new Promise<void>((resolve) => (letGo = resolve))
+  const store: Store = Object.assign(Object.create(memory) as Store, {
+    set: async (key: string, value: Uint8Array, options?: { ttl?: number }) => (await held, memory.set(key, value, options)),
+    setMany: async (entries: Parameters<NonNullable<Store['setMany']>>[0]) => (await held, memory.setMany!(entries)),
+    ...more,
+  })
+  return { store, letGo }
+}

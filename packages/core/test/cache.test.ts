@@ -13,7 +13,7 @@ import {
   type Store,
 } from '../src/index.js'
 
-import { breakableStore, cuttableChannels, record, sleep, storedKeys, until } from './cache-helpers.js'
+import { breakableStore, cuttableChannels, heldWrites, record, sleep, storedKeys, until } from './cache-helpers.js'
 
 describe('Cache: basics', () => {
   it('gets what was set, misses with undefined, deletes and tells has', async () => {
@@ -763,23 +763,52 @@ describe('Cache: local tier and invalidation', () => {
     ])
   })
 
+  it('a read begun while it deletes such a late write again keeps nothing of it in the local tier', async () => {
+    const memory = createMemoryStore()
+    // Writes land when let go; deletes take 10 ms; reads see the store at once and answer 30 ms later.
+    const { store: slow, letGo } = heldWrites(memory, {
+      delete: async (key: string) => (await sleep(10), memory.delete(key)),
+      get: async (key: string) => {
+        const found = await memory.get(key)
+        await sleep(30)
+        return found
+      },
+      getWithTtl: async (key: string) => {
+        const found = await memory.getWithTtl!(key)
+        await sleep(30)
+        return found
+      },
+    })
+    const { channels } = cuttableChannels(2)
+    const a = createCache({ store: memory, namespace: 'app', invalidation: channels[0] })
+    const b = createCache({ store: slow, namespace: 'app', local: true, invalidation: channels[1] })
+    const user = b.withNamespace('user-1')
+    const writing = user.set('me', 'user 1')
+    await sleep(5)
+    await a.withNamespace('user-1').clear()
+    letGo()
+    await writing
+    await user.get('me') // may find the late write in the store before it is deleted again
+    await until(async () => (await memory.get('app:user-1:me')) === undefined)
+    expect(await user.get('me')).toBeUndefined()
+    await Promise.all([a.close(), b.close()])
+  })
+
   it('deletes again what it wrote under a prefix another cache cleared, from when that clear began (a write that landed after it)', async () => {
     const memory = createMemoryStore()
     // A store whose writes from cache b land only when let go: after a's clear.
-    let letGo: () => void = () => {}
-    const held = new Promise<void>((resolve) => (letGo = resolve))
-    const slow: Store = Object.assign(Object.create(memory) as Store, { set: async (key: string, value: Uint8Array, options?: { ttl?: number }) => (await held, memory.set(key, value, options)) })
+    const { store: slow, letGo } = heldWrites(memory)
     const { channels } = cuttableChannels(2)
     const a = createCache({ store: memory, namespace: 'app', invalidation: channels[0] })
     const b = createCache({ store: slow, namespace: 'app', invalidation: channels[1] })
     await memory.set('app:user-1:old', createCodec().encode('written before the clear'))
     await memory.set('app:user-2:kept', createCodec().encode('another prefix'))
-    const writing = [b.withNamespace('user-1').set('me', 'user 1'), b.withNamespace('user-2').set('me', 'user 2')]
+    const writing = [b.withNamespace('user-1').set('me', 'user 1'), b.withNamespace('user-1').setMany([{ key: 'many', value: 'user 1' }]), b.withNamespace('user-2').set('me', 'user 2')]
     await sleep(5)
     await a.withNamespace('user-1').clear()
     letGo()
     await Promise.all(writing)
-    await until(async () => (await memory.get('app:user-1:me')) === undefined)
+    await until(async () => (await memory.get('app:user-1:me')) === undefined && (await memory.get('app:user-1:many')) === undefined)
     expect(await memory.get('app:user-1:old')).toBeUndefined()
     // Under another prefix nothing is touched.
     expect(await b.withNamespace('user-2').get('me')).toBe('user 2')

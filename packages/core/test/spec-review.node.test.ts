@@ -94,3 +94,21 @@ describe('64-bit integers and table references at the edges of FORMAT.md', () =>
     expect(codeOf(() => apis.node.decode(sealRaw(new Uint8Array([0xc4, 0x00, 0x81, 0xd4, 79, 0x00, 0x01]), 3)))).toBe('CORRUPT')
   })
 })
+
+describe('SHAPE markers are ext 8 or ext 16 (FORMAT.md §2): past 64 KiB of key list, a map', () => {
+  it('an object of 100 keys of 250 euro signs each (75 kB of keys) reads back', () => {
+    const value = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`${'€'.repeat(250)}${i}`, i]))
+    for (const api of Object.values(apis)) {
+      // Not an array of alike objects (that is RECORDS): the second sight of the keys makes a shape.
+      const bytes = api.encode([value, 0, value], { compress: 'never' })
+      expect(api.decode(bytes)).toStrictEqual([value, 0, value])
+      expect(msgpackDecode(bytes.subarray(8))).toBeDefined()
+    }
+  })
+  it('an object with __proto__ and a 70,000-character key is written without an ext 32 SHAPE', () => {
+    const value = Object.fromEntries([['__proto__', 1], ['k'.repeat(70_000), 2]])
+    const bytes = createCodec({ compress: 'never' }).encode(value)
+    expect(Array.from(bytes.subarray(8, 10))).not.toContain(0xc9)
+    expect(createCodec().decode(bytes)).toStrictEqual(value)
+  })
+})

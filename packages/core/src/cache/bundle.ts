@@ -40,7 +40,9 @@ export function openBundle<V>(key: string, full: string, shared: Shared, reads: 
       checkTtl(ttl)
       const encoded = await writes.encode(value, undefined)
       try {
-        await setField.call(store, full, field, encoded.bytes, { ttl })
+        const writing = setField.call(store, full, field, encoded.bytes, { ttl })
+        if (shared.channel) shared.recent.record(full, writing)
+        await writing
       } catch (e) {
         observer.writeFailed('bundle', label(field), e, false)
         return

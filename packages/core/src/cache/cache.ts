@@ -179,7 +179,9 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     const { changes } = this.shared
     const own = fulls.map((full) => changes.writing(full))
     try {
-      await store.setMany(entries.map((e, i) => ({ key: fulls[i] as string, value: (encoded[i] as EncodedEnvelope).bytes, ttl: e.ttl ?? this.shared.ttl })))
+      const writing = store.setMany(entries.map((e, i) => ({ key: fulls[i] as string, value: (encoded[i] as EncodedEnvelope).bytes, ttl: e.ttl ?? this.shared.ttl })))
+      if (this.shared.channel) for (const full of fulls) this.shared.recent.record(full, writing)
+      await writing
     } catch (e) {
       own.forEach((claim) => changes.failed(claim))
       this.observer.writeFailed('set', undefined, e, false)

@@ -127,9 +127,13 @@ export function createCacheWith<S extends CacheSchema>(
     const { keys, landed } = shared.recent.since(prefix, since)
     if (keys.length === 0) return
     void landed
-      .then(() => Promise.all(keys.map((full) => shared.store.delete(full))))
       .then(() => {
-        for (const full of keys) local?.delete(full)
+        // As a delete here: what is read or loaded from now on never lands after it (see Changes).
+        shared.changes.starting(keys)
+        return Promise.all(keys.map((full) => shared.store.delete(full)))
+      })
+      .then(() => {
+        shared.changes.landed('delete', keys.map((full) => ({ full })))
         for (const part of splitInvalidation({ origin: shared.origin, op: 'delete', keys })) void channel?.publish(encodeInvalidation(messages, part)).catch(() => {})
       })
       .catch(() => {}) // a store that fails here fails the next read too, which reports it

@@ -17,7 +17,8 @@ const MAX_REMEMBERED = 4096
 
 interface Sent {
   readonly full: string
-  readonly at: number
+  // -Infinity once named by since(): a later clear message (or a repeated one) names it no more.
+  at: number
   readonly landed: Promise<unknown>
 }
 
@@ -40,16 +41,18 @@ export class RecentWrites {
   }
 
   /**
-   * The keys under `prefix` written since `since` (less {@link CLOCK_MARGIN}), each once, with a
-   * promise that settles once every such write has landed or failed.
+   * The keys under `prefix` written since `since` (less {@link CLOCK_MARGIN}, and within the last
+   * {@link RECENT_WRITE_WINDOW}), each once, with a promise that settles once every such write has
+   * landed or failed. The writes named are forgotten: a message cannot make them deleted twice.
    */
   since(prefix: string, since: number): { keys: string[]; landed: Promise<unknown> } {
-    const from = since - CLOCK_MARGIN
+    const from = Math.max(since - CLOCK_MARGIN, Date.now() - RECENT_WRITE_WINDOW)
     const keys = new Set<string>()
     const landed: Promise<unknown>[] = []
     for (let i = this.head; i < this.sent.length; i++) {
       const s = this.sent[i] as Sent
       if (s.at < from || !s.full.startsWith(prefix)) continue
+      s.at = -Infinity
       keys.add(s.full)
       landed.push(s.landed)
     }

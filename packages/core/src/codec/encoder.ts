@@ -63,6 +63,15 @@ function isRealmPlainObject(proto: object): boolean {
  * One instance is reused across calls (its buffer grows and is kept), so it is not re-entrant: the
  * codec gives a nested call (an extension that encodes) its own instance.
  */
+// Whether a SHAPE marker spelling `keys` surely fits an ext 16: 64 KiB of key list, counting
+// three bytes a UTF-16 unit (UTF-8's most, or a UTF16 extension's two plus its header) and five a
+// key for headers.
+function literalShapeFits(keys: readonly string[]): boolean {
+  let bytes = 5
+  for (const key of keys) bytes += 5 + 3 * key.length
+  return bytes <= 0xffff
+}
+
 export class Encoder {
   /** The output buffer; the payload of the last call is `buf[start..pos)`. */
   buf: Uint8Array
@@ -457,7 +466,7 @@ export class Encoder {
         return
       }
     }
-    if (this.shapes < MAX_SHAPES && keys.includes('__proto__')) {
+    if (this.shapes < MAX_SHAPES && keys.includes('__proto__') && literalShapeFits(keys)) {
       this.literalShape(obj, keys)
       this.depth--
       return
@@ -474,7 +483,8 @@ export class Encoder {
   // An object with a `__proto__` key that the trie does not take (more than MAX_SHAPE_KEYS keys,
   // a key too long for it): a SHAPE all the same, its keys spelled out, as plain MessagePack
   // readers refuse or rename a `__proto__` map key (FORMAT.md §2). Counted as a reader counts it.
-  // Past MAX_SHAPES shapes in one value, it is a map, which Stowage's readers still read.
+  // Past MAX_SHAPES shapes in one value, or 64 KiB of keys (a marker is an ext 8 or ext 16), it is
+  // a map, which Stowage's readers still read.
   private literalShape(obj: Record<string, unknown>, keys: readonly string[]): void {
     const n = keys.length
     this.shapes++
@@ -516,7 +526,7 @@ export class Encoder {
         buf[this.pos++] = id >>> 8
         buf[this.pos++] = id & 0xff
       }
-    } else if (((node.shapePays && (node.seen > 0 || n >= SHAPE_AT_FIRST_SIGHT)) || node.protoKey) && this.shapes < MAX_SHAPES) {
+    } else if (((node.shapePays && (node.seen > 0 || n >= SHAPE_AT_FIRST_SIGHT)) || (node.protoKey && node.markerFits)) && this.shapes < MAX_SHAPES) {
       node.id = this.shapes++
       this.arrayHeader(n + 1)
       this.count(n) // the marker's list of keys, as a reader counts it

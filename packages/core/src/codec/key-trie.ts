@@ -23,6 +23,8 @@ export class KeyNode {
    * are an array of strings: plain MessagePack libraries refuse or rename a `__proto__` map key.
    */
   readonly protoKey: boolean
+  /** Whether its SHAPE marker fits an ext 16 (64 KiB of key list): past that, the object is a map (FORMAT.md §2). */
+  readonly markerFits: boolean
   /** Per-call state, valid when `epoch` is the trie's current epoch: objects seen as maps, shape id. */
   epoch = 0
   seen = 0
@@ -40,7 +42,8 @@ export class KeyNode {
     readonly keyBytes: number,
   ) {
     const mapHeader = count < 16 ? 1 : 3
-    this.shapePays = count > 0 && mapHeader + keyBytes > arrayHeaderSize(count + 1) + 4
+    this.markerFits = arrayHeaderSize(count) + keyBytes <= 0xffff
+    this.shapePays = count > 0 && mapHeader + keyBytes > arrayHeaderSize(count + 1) + 4 && this.markerFits
     this.protoKey = key === '__proto__' || parent?.protoKey === true
   }
 
