@@ -1,8 +1,5 @@
 import fc from 'fast-check'
-import { decode as msgpackDecode, decodeMulti as msgpackDecodeMulti, ExtensionCodec } from '@msgpack/msgpack'
-import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import { crc32, inflateRawSync } from 'node:zlib'
+import { crc32 } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { bindApi } from '../src/codec/api.js'
 import { platform as nodePlatform } from '../src/codec/platform/node.js'
@@ -14,6 +11,7 @@ import { goldenValuesV3, goldenVectorsV3 } from './golden-vectors-v3.js'
 import { goldenValuesV4, goldenVectorsV4 } from './golden-vectors-v4.js'
 import { StowageError, StowageErrorCode } from '../src/index.js'
 import { caught, fromHex, sealDeflatedRaw } from './helpers.js'
+import { referenceDecoder } from './reference-decoder.js'
 import { sameValue } from './same-value.js'
 
 // The two platform files side by side in one process, as the two builds would be.
@@ -148,21 +146,6 @@ describe('Node (zlib) and portable (fflate) builds', () => {
     expect(node.decode(fromHex(goldenCompressedV1))).toBe('abc'.repeat(100))
   })
 })
-
-// FORMAT.md promises that a plain MessagePack library plus a few lines decodes Stowage payloads.
-// Those lines are taken from FORMAT.md itself and run here, so the page cannot drift from the code.
-function referenceDecoder(): (envelope: Uint8Array, dictionaries?: Map<number, Uint8Array>) => { value: unknown; schemaVersion?: number; freshUntil?: number; tags?: Map<string, number> } {
-  const page = readFileSync(fileURLToPath(new URL('../FORMAT.md', import.meta.url)), 'utf8')
-  const block = /```js reference-decoder\n([\s\S]*?)```/.exec(page)?.[1]
-  if (block === undefined) throw new Error('FORMAT.md has no reference-decoder block')
-  const imports = [
-    "import { decode, decodeMulti, ExtensionCodec } from '@msgpack/msgpack'\n",
-    "import { crc32, inflateRawSync } from 'node:zlib'\n",
-  ]
-  for (const line of imports) expect(block).toContain(line)
-  const body = imports.reduce((code, line) => code.replace(line, ''), block).replace('export function decodeEnvelope', 'function decodeEnvelope')
-  return new Function('decode', 'decodeMulti', 'ExtensionCodec', 'crc32', 'inflateRawSync', `${body}\nreturn decodeEnvelope`)(msgpackDecode, msgpackDecodeMulti, ExtensionCodec, crc32, inflateRawSync)
-}
 
 describe('FORMAT.md reference decoder (@msgpack/msgpack + the lines on the page)', () => {
   const reference = referenceDecoder()
