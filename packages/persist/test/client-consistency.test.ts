@@ -6,7 +6,7 @@ import { QueryClient } from '@tanstack/query-core'
 import { persistQueryClientRestore, persistQueryClientSave } from '@tanstack/query-persist-client-core'
 import { describe, expect, it } from 'vitest'
 import { createStowageClientPersister } from '../src/tanstack-query/index.js'
-import { dbName, interruptedStore, keysOf } from './helpers.js'
+import { dbName, interruptedStore, keysOf, savedItems } from './helpers.js'
 
 const client = () => new QueryClient({ defaultOptions: { queries: { gcTime: Infinity, staleTime: Infinity } } })
 const QUERIES = 120
@@ -110,14 +110,7 @@ describe('a decodable record that is not a query (#20-14)', () => {
   })
 
   it('inside a segment is left out alone, and the next save rewrites that segment without it', async () => {
-    const name = dbName()
-    const qc = client()
-    for (let i = 0; i < 30; i++) qc.setQueryData(['item', i], { i })
-    await persistQueryClientSave({ queryClient: qc, persister: createStowageClientPersister({ dbName: name, throttleTime: 0 }) })
-    const store = createIdbStore({ dbName: name })
-    const codec = createCodec()
-    const { segments } = codec.decode<{ segments: string[] }>((await store.get('tanstack-query-client:manifest'))!)
-    const key = `tanstack-query-client:s:${segments[0]}`
+    const { store, codec, firstSegment: key } = await savedItems(30)
     const records = codec.decode<Uint8Array[]>((await store.get(key))!)
     const bad = [codec.encode({}), codec.encode({ queryHash: 'h', queryKey: 'not an array', state: {} }), codec.encode({ queryHash: 'x', queryKey: ['x'], state: { status: 'weird', dataUpdatedAt: 0, errorUpdatedAt: 0 } })]
     records.splice(3, 3, ...bad)

@@ -1,5 +1,8 @@
 import { createIdbStore, type IdbStore } from '@stowage/idb'
-import type { Store, StoreEntry } from '@stowage/core'
+import { createCodec, type Codec, type Store, type StoreEntry } from '@stowage/core'
+import { QueryClient } from '@tanstack/query-core'
+import { persistQueryClientSave } from '@tanstack/query-persist-client-core'
+import { createStowageClientPersister } from '../src/tanstack-query/index.js'
 
 /** A database name no other test uses. */
 export const dbName = () => `persist-test-${Math.random().toString(36).slice(2)}`
@@ -74,4 +77,22 @@ export function interruptedStore(inner: Store, afterWrites: number, mode: 'fail'
     delete: (key) => gate(() => inner.delete(key)),
     deleteMany: (keys) => gate(() => inner.deleteMany!(keys)),
   }
+}
+
+/** The stored key of the whole-client persister's manifest (default key). */
+export const MANIFEST_KEY = 'tanstack-query-client:manifest'
+
+/**
+ * `count` queries `['item', i]` holding `{ i }`, saved by the whole-client persister in a new
+ * database: the database's store, a codec, the stored manifest, and the store key of its first segment.
+ */
+export async function savedItems(count: number): Promise<{ store: IdbStore; codec: Codec; manifest: Record<string, unknown> & { segments: string[] }; firstSegment: string }> {
+  const name = dbName()
+  const qc = new QueryClient({ defaultOptions: { queries: { gcTime: Infinity, staleTime: Infinity } } })
+  for (let i = 0; i < count; i++) qc.setQueryData(['item', i], { i })
+  await persistQueryClientSave({ queryClient: qc, persister: createStowageClientPersister({ dbName: name, throttleTime: 0 }) })
+  const store = createIdbStore({ dbName: name })
+  const codec = createCodec()
+  const manifest = codec.decode<Record<string, unknown> & { segments: string[] }>((await store.get(MANIFEST_KEY))!)
+  return { store, codec, manifest, firstSegment: `tanstack-query-client:s:${manifest.segments[0]}` }
 }

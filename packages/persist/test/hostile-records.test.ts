@@ -1,25 +1,16 @@
 // Stored records the persister never writes, found by a review of 2026-11-28: each is read without
 // losing the rest of the client (both tests failed before their fixes).
-import { createCodec } from '@stowage/core'
-import { createIdbStore } from '@stowage/idb'
 import { QueryClient } from '@tanstack/query-core'
 import { persistQueryClientRestore, persistQueryClientSave } from '@tanstack/query-persist-client-core'
 import { describe, expect, it } from 'vitest'
 import { createStowageClientPersister } from '../src/tanstack-query/index.js'
-import { dbName } from './helpers.js'
+import { MANIFEST_KEY, savedItems } from './helpers.js'
 
 const client = () => new QueryClient({ defaultOptions: { queries: { gcTime: Infinity, staleTime: Infinity } } })
 
 describe('restore: a stored query whose `promise` is not a promise', () => {
   it('is left out alone; the other queries are restored and the persisted client is kept', async () => {
-    const name = dbName()
-    const qc = client()
-    for (let i = 0; i < 5; i++) qc.setQueryData(['item', i], { i })
-    await persistQueryClientSave({ queryClient: qc, persister: createStowageClientPersister({ dbName: name, throttleTime: 0 }) })
-    const store = createIdbStore({ dbName: name })
-    const codec = createCodec()
-    const { segments } = codec.decode<{ segments: string[] }>((await store.get('tanstack-query-client:manifest'))!)
-    const key = `tanstack-query-client:s:${segments[0]}`
+    const { store, codec, firstSegment: key } = await savedItems(5)
     const queries = codec.decode<Record<string, unknown>[]>((await store.get(key))!)
     // Passes isDehydratedQuery (string queryHash, array queryKey, numeric times, known status).
     queries.push({ queryHash: '["hostile"]', queryKey: ['hostile'], state: { data: 1, dataUpdatedAt: 1, errorUpdatedAt: 0, status: 'success' }, promise: {} })
@@ -36,22 +27,16 @@ describe('restore: a stored query whose `promise` is not a promise', () => {
     } finally {
       console.warn = warn
     }
-    const manifestKept = (await store.get('tanstack-query-client:manifest')) !== undefined
+    const manifestKept = (await store.get(MANIFEST_KEY)) !== undefined
     expect({ thrown: String(thrown), manifestKept, item4: restored.getQueryData(['item', 4]) }).toStrictEqual({ thrown: 'undefined', manifestKept: true, item4: { i: 4 } })
   })
 })
 
 describe('restore: a manifest that lists one segment twice', () => {
   it('restores its queries, and the next save keeps them stored', async () => {
-    const name = dbName()
-    const qc = client()
-    for (let i = 0; i < 5; i++) qc.setQueryData(['item', i], { i })
-    await persistQueryClientSave({ queryClient: qc, persister: createStowageClientPersister({ dbName: name, throttleTime: 0 }) })
-    const store = createIdbStore({ dbName: name })
-    const codec = createCodec()
-    const manifest = codec.decode<{ segments: string[] }>((await store.get('tanstack-query-client:manifest'))!)
+    const { store, codec, manifest } = await savedItems(5)
     expect(manifest.segments).toHaveLength(1)
-    await store.set('tanstack-query-client:manifest', codec.encode({ ...manifest, segments: [manifest.segments[0], manifest.segments[0]] }))
+    await store.set(MANIFEST_KEY, codec.encode({ ...manifest, segments: [manifest.segments[0], manifest.segments[0]] }))
 
     const second = client()
     const persister = createStowageClientPersister({ store, throttleTime: 0 })
@@ -67,13 +52,7 @@ describe('restore: a manifest that lists one segment twice', () => {
 
 describe('restore: stored mutations of odd shapes', () => {
   it('are taken or left out without losing the queries, and resuming paused mutations does not throw', async () => {
-    const name = dbName()
-    const qc = client()
-    for (let i = 0; i < 3; i++) qc.setQueryData(['item', i], { i })
-    await persistQueryClientSave({ queryClient: qc, persister: createStowageClientPersister({ dbName: name, throttleTime: 0 }) })
-    const store = createIdbStore({ dbName: name })
-    const codec = createCodec()
-    const manifest = codec.decode<Record<string, unknown>>((await store.get('tanstack-query-client:manifest'))!)
+    const { store, codec, manifest } = await savedItems(3)
     const mutations = [
       { state: { status: 'pending', isPaused: true, variables: 1 }, mutationKey: ['pay'], scope: 'not an object' },
       { state: { status: 'pending', isPaused: true }, gcTime: 'soon', meta: 'text' },
@@ -81,12 +60,12 @@ describe('restore: stored mutations of odd shapes', () => {
       { state: null },
       'not a mutation',
     ]
-    await store.set('tanstack-query-client:manifest', codec.encode({ ...manifest, mutations }))
+    await store.set(MANIFEST_KEY, codec.encode({ ...manifest, mutations }))
     const restored = client()
     await persistQueryClientRestore({ queryClient: restored, persister: createStowageClientPersister({ store }) })
     expect(restored.getQueryData(['item', 2])).toStrictEqual({ i: 2 })
     expect(restored.getMutationCache().getAll().length).toBeLessThanOrEqual(3)
     await restored.resumePausedMutations() // rejects if a restored mutation breaks it
-    expect(await store.get('tanstack-query-client:manifest')).toBeDefined()
+    expect(await store.get(MANIFEST_KEY)).toBeDefined()
   })
 })
