@@ -41,7 +41,7 @@ export function openBundle<V>(key: string, full: string, shared: Shared, reads: 
       const encoded = await writes.encode(value, undefined)
       try {
         const writing = setField.call(store, full, field, encoded.bytes, { ttl })
-        if (shared.channel) shared.recent.record(full, writing)
+        shared.recent?.record(full, writing)
         await writing
       } catch (e) {
         observer.writeFailed('bundle', label(field), e, false)

@@ -180,7 +180,7 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     const own = fulls.map((full) => changes.writing(full))
     try {
       const writing = store.setMany(entries.map((e, i) => ({ key: fulls[i] as string, value: (encoded[i] as EncodedEnvelope).bytes, ttl: e.ttl ?? this.shared.ttl })))
-      if (this.shared.channel) for (const full of fulls) this.shared.recent.record(full, writing)
+      for (const full of fulls) this.shared.recent?.record(full, writing)
       await writing
     } catch (e) {
       own.forEach((claim) => changes.failed(claim))

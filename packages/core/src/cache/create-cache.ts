@@ -16,7 +16,7 @@ import { Changes } from './changes.js'
 import { Claims } from './claims.js'
 import { DictionaryBook } from './dictionary-book.js'
 import { DictionaryTrainer, type Train } from './dictionary-trainer.js'
-import { decodeInvalidation, encodeInvalidation, INVALIDATION_CODEC_OPTIONS, splitInvalidation } from './invalidation.js'
+import { decodeInvalidation, INVALIDATION_CODEC_OPTIONS } from './invalidation.js'
 import { checkNamespace } from './keys.js'
 import { DEFAULT_LEASE_TIME, type LoadLease } from './lease.js'
 import { LocalTier } from './local-tier.js'
@@ -24,6 +24,7 @@ import { RecentWrites } from './recent-writes.js'
 import { compileSchemas } from './schemas.js'
 import { SingleFlight } from './single-flight.js'
 import { TagBook } from './tags.js'
+import { announce } from './writes.js'
 
 // Whether a store is remote (Redis, IndexedDB): the in-process tier and the breaker are on by
 // default in front of those, off in front of the memory store, which already lives in this process.
@@ -110,7 +111,7 @@ export function createCacheWith<S extends CacheSchema>(
     local,
     tags,
     channel: options.invalidation,
-    recent: new RecentWrites(),
+    recent: options.invalidation ? new RecentWrites() : undefined,
     claims,
     flight,
     changes: new Changes(claims, flight, local),
@@ -123,8 +124,8 @@ export function createCacheWith<S extends CacheSchema>(
   const { channel } = shared
   // A clear elsewhere began at `since`: what this process wrote under `prefix` since then may have
   // landed after it, and is deleted once it has (see RecentWrites); the others drop their copies.
-  const forgetSince = (prefix: string, since: number) => {
-    const { keys, landed } = shared.recent.since(prefix, since)
+  const forgetSince = (recent: RecentWrites, prefix: string, since: number) => {
+    const { keys, landed } = recent.since(prefix, since)
     if (keys.length === 0) return
     void landed
       .then(() => {
@@ -134,7 +135,7 @@ export function createCacheWith<S extends CacheSchema>(
       })
       .then(() => {
         shared.changes.landed('delete', keys.map((full) => ({ full })))
-        for (const part of splitInvalidation({ origin: shared.origin, op: 'delete', keys })) void channel?.publish(encodeInvalidation(messages, part)).catch(() => {})
+        announce(shared, 'delete', keys, undefined, () => {})
       })
       .catch(() => {}) // a store that fails here fails the next read too, which reports it
   }
@@ -154,7 +155,7 @@ export function createCacheWith<S extends CacheSchema>(
             claims.supersedeAll(key)
             flight.forgetAll(key)
             local?.clear(key)
-            if (message.since !== undefined) forgetSince(key, message.since)
+            if (message.since !== undefined && shared.recent) forgetSince(shared.recent, key, message.since)
           } else if (message.op === 'tag') {
             if (local) tags.invalidate(key)
           } else {

@@ -36,8 +36,8 @@ export interface Shared {
   /** What this process knows of the tags' generations (checked by local hits). */
   readonly tags: TagBook
   readonly channel: InvalidationChannel | undefined
-  /** The writes this process sent lately (with a channel: another process's clear may come after them). */
-  readonly recent: RecentWrites
+  /** The writes this process sent lately, when there is a channel (another process's clear may come after them). */
+  readonly recent: RecentWrites | undefined
   /** The open claims of reads, loads and writes on keys (full store keys), superseded by changes. */
   readonly claims: Claims
   /** The loaders running, by full store key: one per key whatever the namespace object. */

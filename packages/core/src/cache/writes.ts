@@ -100,7 +100,7 @@ export class Writes {
     const own = changes.writing(full)
     try {
       const writing = store.set(full, encoded.bytes, { ttl, fence })
-      if (this.shared.channel) this.shared.recent.record(full, writing)
+      this.shared.recent?.record(full, writing)
       await writing
     } catch (e) {
       changes.failed(own)
@@ -141,12 +141,17 @@ export class Writes {
    * @throws nothing: a failed publish is an error event.
    */
   changed(op: InvalidationMessage['op'], entries: readonly Landed[], since?: number): void {
-    const { channel } = this.shared
     if (op !== 'tag') this.shared.changes.landed(op, entries)
-    if (channel) {
-      for (const part of splitInvalidation({ origin: this.shared.origin, op, keys: entries.map((e) => e.full), since })) {
-        channel.publish(encodeInvalidation(this.shared.messages, part)).catch((e: unknown) => this.observer.failed(op === 'tag' ? 'deleteByTag' : op, entries[0]?.full, e))
-      }
-    }
+    announce(this.shared, op, entries.map((e) => e.full), since, (e) => this.observer.failed(op === 'tag' ? 'deleteByTag' : op, entries[0]?.full, e))
   }
+}
+
+/**
+ * Tells the other processes on the channel (if any) of a change of `keys`, in messages of at most
+ * MAX_KEYS_PER_MESSAGE keys; `onError` gets a failed publish.
+ */
+export function announce(shared: Shared, op: InvalidationMessage['op'], keys: readonly string[], since: number | undefined, onError: (error: unknown) => void): void {
+  const { channel } = shared
+  if (!channel) return
+  for (const part of splitInvalidation({ origin: shared.origin, op, keys, since })) channel.publish(encodeInvalidation(shared.messages, part)).catch(onError)
 }
