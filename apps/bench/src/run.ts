@@ -329,10 +329,10 @@ What the misses above come from, as measured (figures of a given run vary; the c
   1.31× against 1.72×), the small queries in 406 against 486 ms (clone 266; 1.53× against 1.83×).
   In one page, restore is met (0.65–0.91× the clone over runs) and so is save (0.92–0.99× the JSON
   persister; 1.03× for the small queries on 2026-11-27, a tie this machine cannot settle). What
-  keeps a restore after a reload above the clone (1.23–1.72× over runs; 1.44× and 1.33× in the
+  keeps a restore after a reload above the clone (1.23–1.72× over runs; 1.43× and 1.41× in the
   latest, 2026-11-28) is the decoder running cold, in a browser that is still starting. After a
   page reload in a running browser (the bench's section since 2026-11-28, a user's F5) it is
-  1.11× and 1.25×; started one second after the page loaded, 1.16× and 1.37× after a browser
+  1.09× and 1.30× (1.11× and 1.25× in the run before); started one second after the page loaded, 1.16× and 1.37× after a browser
   restart and 1.18× and 1.32× after a page reload (table under "After a page reload"): the
   browser's start costs both persisters, and what is left is the JIT. In one page, a second
   restore right after the first took 72–79 ms against 168–219 ms (the small queries, five fresh
@@ -354,7 +354,7 @@ What the misses above come from, as measured (figures of a given run vary; the c
   each, while the clone's deserialization is native from its first call; opening the database,
   reading the manifest and the batch read of the segments take another 40–95 ms before the first
   decode (two batch reads, the first four segments alone, made no difference in an A/B). Save
-  after a reload (1.19–1.71× over runs; 1.34× and 1.43× in the latest, 1.33× and 1.45× after a
+  after a reload (1.19–1.71× over runs; 1.36× and 1.49× in the latest, 1.32× and 1.44× after a
   page reload, 2026-11-28; 1.35× and 1.51× late on 2026-11-27, on a quiet machine; 0.73×
   and 0.80× in the evening run before it, on a machine that ran browsers 2–5× slower, which slowed
   the JSON persister's one large write most): encoding in JavaScript costs 4–5× \`JSON.stringify\`
@@ -368,13 +368,13 @@ What the misses above come from, as measured (figures of a given run vary; the c
   (every task there is 2–5× its length earlier the same day). Saving after a reload still has one: a
   page's first save used to encode 32 queries to learn their size and then a whole 512 KiB segment
   in one task (64 ms in a trace); it now probes 8, yields, and starts with 64 KiB segments that
-  double (82 ms worst round left, the webhooks; 69, 54, then 55 ms in the latest runs and 54 ms
-  after a page reload, 31–36 ms for the small queries), and the task that remains holds a full
+  double (82 ms worst round left, the webhooks; 69, 54, 55, then 42 ms in the latest runs and
+  54, then 44 ms after a page reload, 27–36 ms for the small queries), and the task that remains holds a full
   mark-compact pause of V8 (36–40 ms of a 66–69 ms task in two traces) that the bench page's own
   5,000 structured clones leave behind: no slicing of the save's own work shortens it. Firefox's
-  restore in one page has its longest tasks at 52–175 ms over runs (154 and then 94 ms worst
-  rounds for the webhooks in the latest runs, 34 and 52 ms for the small queries; its save's, 51
-  and 82 ms for the webhooks), the same kind of pause: timed segment
+  restore in one page has its longest tasks at 30–175 ms over runs (154, 94, then 134 ms worst
+  rounds for the webhooks in the latest runs, 34, 52, then 30 ms for the small queries; its
+  save's, 51, 82, then 62 ms for the webhooks), the same kind of pause: timed segment
   by segment in three restores of the webhooks in one Firefox page (late 2026-11-27), segments
   decoded in a median of 3–4 ms (90th percentile 7–13 ms), and every task over 30 ms was one
   segment of the usual size taking 29–64 ms, a different one in each restore (segments 22, 47 and
