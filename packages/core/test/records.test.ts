@@ -74,3 +74,58 @@ describe('RECORDS', () => {
     expect(codeOf(() => decode(sealRaw(payload), { maxItems: 11 }))).toBe(StowageErrorCode.CORRUPT)
   })
 })
+
+describe('DELTA', () => {
+  const codec = createCodec({ compress: 'never' })
+  // A DELTA extension outside RECORDS: the decoder sums it as it reads it.
+  const delta = (data: number[]) => decode(sealRaw(new Uint8Array(ext8(DELTA, data))))
+  const uint64 = (v: number) => [0xcf, ...Array.from({ length: 8 }, (_, i) => Number((BigInt(v) >> BigInt(56 - 8 * i)) & 0xffn))]
+
+  it('sums differences of every integer form, positive and negative fixints among them', () => {
+    expect(delta([0x94, 5, 0xff, 0xcd, 0x01, 0x00, 0xd0, 0x80])).toEqual([5, 4, 260, 132])
+  })
+
+  it('round-trips sorted integer columns of small and pooled tables, decode after decode', () => {
+    // 4,096 rows and more are read into arrays the decoder keeps (column-pool.ts).
+    for (const n of [3, 100, 5000, 4096, 6000]) {
+      const value = Array.from({ length: n }, (_, i) => ({ id: 1_700_000_000_000 + i * 3, down: n - i * 250, v: i % 7 }))
+      expect(sameValue(codec.decode(codec.encode(value)), value), `n = ${n}`).toBeUndefined()
+    }
+  })
+
+  it('refuses a difference that is not a safe integer and a sum past 2^53 as CORRUPT', () => {
+    expect(codeOf(() => delta([0x92, 1, 0xcb, 0x3f, 0xe0, 0, 0, 0, 0, 0, 0]))).toBe(StowageErrorCode.CORRUPT) // 0.5
+    expect(codeOf(() => delta([0x92, 1, 0xc3]))).toBe(StowageErrorCode.CORRUPT) // true
+    expect(codeOf(() => delta([0x93, ...uint64(2 ** 53 - 2), 1, 1]))).toBe(StowageErrorCode.CORRUPT)
+    expect(delta([0x92, ...uint64(2 ** 53 - 2), 1])).toEqual([2 ** 53 - 2, 2 ** 53 - 1])
+  })
+
+  it('reports a truncation or a limit further on before a bad difference, as a reader of the whole array does', () => {
+    // true, then a value that runs past the extension's bytes.
+    expect(codeOf(() => delta([0x92, 0xc3, 0xcd, 0x01]))).toBe(StowageErrorCode.TRUNCATED)
+    // true, then an array of 3: 1 (DELTA data) + 2 + 3 items.
+    const payload = sealRaw(new Uint8Array(ext8(DELTA, [0x92, 0xc3, 0x93, 1, 2, 3])))
+    expect(codeOf(() => decode(payload, { maxItems: 4 }))).toBe(StowageErrorCode.LIMIT_EXCEEDED)
+    expect(codeOf(() => decode(payload, { maxItems: 5 }))).toBe(StowageErrorCode.CORRUPT)
+  })
+
+  it('refuses an object (SHAPE) as DELTA data as CORRUPT', () => {
+    expect(codeOf(() => delta([0x93, ...ext8(SHAPE, fixarray([str('p'), str('q')])), 1, 2]))).toBe(StowageErrorCode.CORRUPT)
+  })
+
+  it('refuses a bad difference in a pooled column, and the same codec then decodes the next table exactly', () => {
+    // RECORDS of 5,000 rows { a } (read into the decoder's pooled arrays), column a as DELTA data
+    // 0, 1, 1, …; `bad` puts true in place of one difference.
+    const n = 5000
+    const ext16 = (type: number, data: number[]) => [0xc8, data.length >> 8, data.length & 0xff, type, ...data]
+    const table = (bad?: number) => {
+      const differences = Array.from({ length: n }, (_, i) => (i === 0 ? 0 : i === bad ? 0xc3 : 1))
+      const column = ext16(DELTA, [0xdc, n >> 8, n & 0xff, ...differences])
+      return sealRaw(new Uint8Array(ext16(RECORDS, [0x93, 0xcd, n >> 8, n & 0xff, 0x91, ...str('a'), ...column])))
+    }
+    const good = Array.from({ length: n }, (_, i) => ({ a: i }))
+    expect(sameValue(codec.decode(table()), good)).toBeUndefined()
+    expect(codeOf(() => codec.decode(table(4000)))).toBe(StowageErrorCode.CORRUPT)
+    expect(sameValue(codec.decode(table()), good)).toBeUndefined()
+  })
+})
