@@ -5,6 +5,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createCodec, decode, StowageErrorCode, type StowageError } from '../src/index.js'
+import { Shape } from '../src/codec/shape-book.js'
 import { caught, sealRaw } from './helpers.js'
 import { sameValue } from './same-value.js'
 
@@ -127,5 +128,34 @@ describe('DELTA', () => {
     expect(sameValue(codec.decode(table()), good)).toBeUndefined()
     expect(codeOf(() => codec.decode(table(4000)))).toBe(StowageErrorCode.CORRUPT)
     expect(sameValue(codec.decode(table()), good)).toBeUndefined()
+  })
+})
+
+describe('Shape.rows', () => {
+  const columns = [Array.from({ length: 20 }, (_, i) => i), Array.from({ length: 20 }, (_, i) => `s${i}`)]
+  const expected = (keys: [string, string]) => Array.from({ length: 20 }, (_, i) => ({ [keys[0]]: i, [keys[1]]: `s${i}` }))
+
+  it('builds the same rows before, across and after the shape is compiled, and with no compile allowed', () => {
+    const shape = new Shape(['a', 'b'])
+    const allowance = { left: 1 }
+    // The 8th row is the 8th use: compiled there, the rest of the table built by the compiled loop.
+    expect(shape.rows(columns, 20, [], allowance)).toStrictEqual(expected(['a', 'b']))
+    expect(allowance.left).toBe(0)
+    expect(shape.rows(columns, 20, [], { left: 0 })).toStrictEqual(expected(['a', 'b']))
+    const uncompiled = { left: 0 }
+    expect(new Shape(['c', 'd']).rows(columns, 20, [], uncompiled)).toStrictEqual(expected(['c', 'd']))
+    // Rows go into the array given, from its start.
+    const out = ['x', 'y', 'z']
+    expect(new Shape(['a', 'b']).rows(columns, 2, out, { left: 1 })).toBe(out)
+    expect(out).toStrictEqual([{ a: 0, b: 's0' }, { a: 1, b: 's1' }, 'z'])
+  })
+
+  it('never compiles a shape with a __proto__ key, which stays an own property of every row', () => {
+    const allowance = { left: 8 }
+    const rows = new Shape(['__proto__', 'b']).rows(columns, 20, [], allowance) as Array<Record<string, unknown>>
+    expect(allowance.left).toBe(8)
+    expect(Object.getPrototypeOf(rows[19])).toBe(Object.prototype)
+    expect(Object.getOwnPropertyDescriptor(rows[19], '__proto__')?.value).toBe(19)
+    expect(Object.keys(rows[19] as object)).toStrictEqual(['__proto__', 'b'])
   })
 })

@@ -86,7 +86,7 @@ describe('decode work is bounded by the input', () => {
     expect(allowance.left).toBe(0)
     // A later decode compiles the next ones.
     const next = { left: MAX_COMPILES_PER_DECODE }
-    new Shape(['s0a', 's0b']).row([[1], [2]], 0, next)
+    new Shape(['s0a', 's0b']).rows([[1], [2]], 1, [], next)
     expect(next.left).toBe(MAX_COMPILES_PER_DECODE)
   })
 

@@ -12,7 +12,7 @@ import type { Platform } from './platform/platform.js'
 import { define, MAX_COMPILES_PER_DECODE, shapeFor, type CompileAllowance, type ReadNext, type Shape } from './shape-book.js'
 import { addBigintBytes, checkBigintSize, readBigint } from './types/bigint.js'
 import { mapFromData, regexpFromData, setFromData } from './types/collections.js'
-import { dictFromData, fromDeltas, rowsFromColumns } from './types/records.js'
+import { dictFromData, fromDeltas } from './types/records.js'
 import { readUtf16 } from './types/string.js'
 import { readTimestamp } from './types/timestamp.js'
 import { readTypedArray } from './types/typed-array.js'
@@ -657,7 +657,7 @@ export class Decoder {
     this.level--
     this.depth -= 2
     if (!whole) throw corrupt('a records column has the wrong length')
-    const rows = rowsFromColumns(shape, n, columns, into !== undefined && n === expected ? into : new Array<unknown>(n), this.compiles)
+    const rows = shape.rows(columns, n, into !== undefined && n === expected ? into : new Array<unknown>(n), this.compiles)
     if (this.columns !== undefined && n >= POOLED_FROM) for (let j = 0; j < columns.length; j++) this.columns.release(level, j, columns[j] as unknown[], n)
     return rows
   }

@@ -20,7 +20,7 @@ export interface CompileAllowance {
 /** Shapes one decode may compile at most; the others are compiled by later decodes that use them. */
 export const MAX_COMPILES_PER_DECODE = 8
 type FromReader = (read: ReadNext) => Record<string, unknown>
-type FromColumns = (columns: readonly (readonly unknown[])[], row: number) => Record<string, unknown>
+type FromColumns = (columns: readonly (readonly unknown[])[], from: number, count: number, out: unknown[]) => void
 
 // A shape is compiled after this many objects were built with it (counted across calls), so
 // one-off shapes cost no compilation.
@@ -79,20 +79,33 @@ export class Shape {
     return out
   }
 
-  /** Builds row `row` of RECORDS from its columns (one per key); may compile the shape while `allowance` lasts. */
-  row(columns: readonly (readonly unknown[])[], row: number, allowance: CompileAllowance): Record<string, unknown> {
-    if (this.fromColumns !== undefined) return this.fromColumns(columns, row)
-    if (this.compilable && ++this.uses >= COMPILE_AFTER && allowance.left > 0) {
-      allowance.left--
-      this.fromColumns = compile<FromColumns>('c,i', `return {${this.keys.map((k, j) => `${JSON.stringify(k)}:c[${j}][i]`).join(',')}}`)
-      if (this.fromColumns !== undefined) return this.fromColumns(columns, row)
+  /**
+   * Builds the `count` rows of RECORDS into `out[0..count)` from their columns (one per key, each
+   * holding at least `count` values); may compile the shape while `allowance` lasts. A compiled
+   * shape builds the whole table in one loop of its own: the columns are looked up once, and no
+   * call per row goes through a call site that every shape shares.
+   */
+  rows(columns: readonly (readonly unknown[])[], count: number, out: unknown[], allowance: CompileAllowance): unknown[] {
+    let i = 0
+    if (this.fromColumns === undefined) {
+      const keys = this.keys
+      for (; i < count; i++) {
+        if (this.compilable && ++this.uses >= COMPILE_AFTER && allowance.left > 0) {
+          allowance.left--
+          const load = keys.map((_, j) => `const c${j}=c[${j}];`).join('')
+          const literal = keys.map((k, j) => `${JSON.stringify(k)}:c${j}[i]`).join(',')
+          this.fromColumns = compile<FromColumns>('c,i,n,o', `${load}for(;i<n;i++)o[i]={${literal}};`)
+          if (this.fromColumns !== undefined) break
+        }
+        const row: Record<string, unknown> = {}
+        for (let j = 0; j < keys.length; j++) {
+          if (this.hostile) define(row, keys[j] as string, (columns[j] as unknown[])[i])
+          else row[keys[j] as string] = (columns[j] as unknown[])[i]
+        }
+        out[i] = row
+      }
     }
-    const keys = this.keys
-    const out: Record<string, unknown> = {}
-    for (let j = 0; j < keys.length; j++) {
-      if (this.hostile) define(out, keys[j] as string, (columns[j] as unknown[])[row])
-      else out[keys[j] as string] = (columns[j] as unknown[])[row]
-    }
+    if (this.fromColumns !== undefined) this.fromColumns(columns, i, count, out)
     return out
   }
 }

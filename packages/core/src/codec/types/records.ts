@@ -4,7 +4,6 @@
 // - DICT: an object whose values are same-shaped objects as [keys, values], values as RECORDS;
 // - DELTA: a rising or falling run of integers as [first, d1, d2, …].
 import { corrupt } from '../../errors/make.js'
-import type { CompileAllowance, Shape } from '../shape-book.js'
 import { pairOf } from './collections.js'
 
 function isPlainObject(value: object): boolean {
@@ -51,15 +50,6 @@ export function worthRecords(first: Record<string, unknown>, keys: readonly stri
     valueBytes += typeof v === 'string' ? v.length + 1 : typeof v === 'object' && v !== null ? 16 : 5
   }
   return valueBytes <= keyBytes * RECORDS_MAX_VALUE_TO_KEY_RATIO
-}
-
-/**
- * Builds the rows of RECORDS into `rows[0..count)` from columns that each hold (at least) `count`
- * values; the decoder has checked their lengths.
- */
-export function rowsFromColumns(shape: Shape, count: number, columns: readonly (readonly unknown[])[], rows: unknown[], allowance: CompileAllowance): unknown[] {
-  for (let i = 0; i < count; i++) rows[i] = shape.row(columns, i, allowance)
-  return rows
 }
 
 /**
