@@ -722,23 +722,33 @@ export class Decoder {
       }
     }
     const out = into !== undefined && length === n ? into : new Array<unknown>(length)
+    const end = this.end
+    let p = this.pos
     let acc = 0
     let bad = length === 0
     for (let i = 0; i < length; i++) {
-      const p = this.pos
-      const c = p < this.end ? (bytes[p] as number) : 0xc1
-      let d: unknown
+      const c = p < end ? (bytes[p] as number) : 0xc1
+      let d: number
       if (c < 0x80) {
         d = c
-        this.pos = p + 1
+        p++
       } else if (c >= 0xe0) {
         d = c - 0x100
-        this.pos = p + 1
-      } else d = this.value()
+        p++
+      } else {
+        this.pos = p
+        const v = this.value()
+        p = this.pos
+        if (typeof v !== 'number' || !Number.isSafeInteger(v)) bad = true
+        d = v as number
+      }
       if (bad) continue
-      if (typeof d === 'number' && Number.isSafeInteger(d) && Number.isSafeInteger(acc + d)) out[i] = acc += d
-      else bad = true
+      // Integers: the sum is one too, and safe while within ±(2^53 - 1).
+      const sum = acc + d
+      if (sum > Number.MAX_SAFE_INTEGER || sum < -Number.MAX_SAFE_INTEGER) bad = true
+      else out[i] = acc = sum
     }
+    this.pos = p
     this.depth -= 2
     if (bad) throw corrupt('bad delta extension')
     return out as number[]
