@@ -329,10 +329,11 @@ What the misses above come from, as measured (figures of a given run vary; the c
   1.31× against 1.72×), the small queries in 406 against 486 ms (clone 266; 1.53× against 1.83×).
   In one page, restore is met (0.65–0.91× the clone over runs) and so is save (0.92–0.99× the JSON
   persister; 1.03× for the small queries on 2026-11-27, a tie this machine cannot settle). What
-  keeps a restore after a reload above the clone (1.23–1.72× over runs; 1.43× and 1.41× in the
-  latest, 2026-11-28) is the decoder running cold, in a browser that is still starting. After a
+  keeps a restore after a reload above the clone (1.23–1.72× over runs; 1.43× and 1.41× on
+  2026-11-28, 1.43× and 1.48× in the latest run that day, with the decoder's one-pass DELTA and
+  whole-table RECORDS builders, which a cold decoder hardly feels) is the decoder running cold, in a browser that is still starting. After a
   page reload in a running browser (the bench's section since 2026-11-28, a user's F5) it is
-  1.09× and 1.30× (1.11× and 1.25× in the run before); started one second after the page loaded, 1.16× and 1.37× after a browser
+  1.20× and 1.25× in the latest run (1.09× and 1.30×, then 1.11× and 1.25×, in the runs before); started one second after the page loaded, 1.16× and 1.37× after a browser
   restart and 1.18× and 1.32× after a page reload (table under "After a page reload"): the
   browser's start costs both persisters, and what is left is the JIT. In one page, a second
   restore right after the first took 72–79 ms against 168–219 ms (the small queries, five fresh
@@ -354,8 +355,8 @@ What the misses above come from, as measured (figures of a given run vary; the c
   each, while the clone's deserialization is native from its first call; opening the database,
   reading the manifest and the batch read of the segments take another 40–95 ms before the first
   decode (two batch reads, the first four segments alone, made no difference in an A/B). Save
-  after a reload (1.19–1.71× over runs; 1.36× and 1.49× in the latest, 1.32× and 1.44× after a
-  page reload, 2026-11-28; 1.35× and 1.51× late on 2026-11-27, on a quiet machine; 0.73×
+  after a reload (1.19–1.71× over runs; 1.25× and 1.42× in the latest, 1.28× and 1.37× after a
+  page reload, 2026-11-28 (1.36×, 1.49×, 1.32× and 1.44× in the run before it); 1.35× and 1.51× late on 2026-11-27, on a quiet machine; 0.73×
   and 0.80× in the evening run before it, on a machine that ran browsers 2–5× slower, which slowed
   the JSON persister's one large write most): encoding in JavaScript costs 4–5× \`JSON.stringify\`
   in Chromium, and more while cold (profiled, encoding the segments, \`encodeEnvelopeAsync\`, is ~64%
@@ -368,13 +369,13 @@ What the misses above come from, as measured (figures of a given run vary; the c
   (every task there is 2–5× its length earlier the same day). Saving after a reload still has one: a
   page's first save used to encode 32 queries to learn their size and then a whole 512 KiB segment
   in one task (64 ms in a trace); it now probes 8, yields, and starts with 64 KiB segments that
-  double (82 ms worst round left, the webhooks; 69, 54, 55, then 42 ms in the latest runs and
-  54, then 44 ms after a page reload, 27–36 ms for the small queries), and the task that remains holds a full
+  double (82 ms worst round left, the webhooks; 69, 54, 55, then 42 and 64 ms in the latest runs and
+  54, 44, then 70 ms after a page reload, 27–36 ms for the small queries), and the task that remains holds a full
   mark-compact pause of V8 (36–40 ms of a 66–69 ms task in two traces) that the bench page's own
   5,000 structured clones leave behind: no slicing of the save's own work shortens it. Firefox's
-  restore in one page has its longest tasks at 30–175 ms over runs (154, 94, then 134 ms worst
-  rounds for the webhooks in the latest runs, 34, 52, then 30 ms for the small queries; its
-  save's, 51, 82, then 62 ms for the webhooks), the same kind of pause: timed segment
+  restore in one page has its longest tasks at 30–175 ms over runs (154, 94, 134, then 124 ms worst
+  rounds for the webhooks in the latest runs, 34, 52, 30, then 48 ms for the small queries; its
+  save's, 51, 82, 62, then 46 ms for the webhooks), the same kind of pause: timed segment
   by segment in three restores of the webhooks in one Firefox page (late 2026-11-27), segments
   decoded in a median of 3–4 ms (90th percentile 7–13 ms), and every task over 30 ms was one
   segment of the usual size taking 29–64 ms, a different one in each restore (segments 22, 47 and
@@ -476,9 +477,12 @@ What the misses above come from, as measured (figures of a given run vary; the c
   of payload Stowage does not deflate (\`compressThreshold\`, section "Compression policy"), so it
   stores ~830 B of MessagePack; a trained dictionary would take it far lower, but is not a default.
 - **Issue 25, the Cache with its in-process tier off against msgpackr in the article's benchmark
-  (≥ 0.9× at every N, ≥ 1.0× as a mean).** 0.87–1.19× in this run, mean 0.95× (0.86× in the
-  previous RESULTS run); other runs of 2026-11-25 gave means of 0.84–0.99×. Missed at N = 100 to
-  10,000 by 1–3 points. From N = 10 to 1,000 the Cache's read path around the codec is what costs:
+  (≥ 0.9× at every N, ≥ 1.0× as a mean).** 0.81–1.06× in this run, mean 0.94× (0.95× and 0.86×
+  in the RESULTS runs before); other runs of 2026-11-25 gave means of 0.84–0.99×. Since the
+  decoder sums DELTA data as it reads it and builds RECORDS rows in one loop (2026-11-28) it is
+  0.95–1.06× from N = 100 up (0.87–0.89× at N = 100 to 10,000 before), and missed at N = 1 and 10
+  (0.81× and 0.88×; 0.89× and 0.88× in another run of the same build), where the decode is ~1 µs
+  of a ~35 µs request. From N = 10 to 1,000 the Cache's read path around the codec is what costs:
   the breaker, the store call, the claim, an async decode, 16.1 KiB allocated per request against
   the codec variant's 10.6 (18.4 before one timer for all of the store's deadlines and fewer async
   steps, section "Where the read path spends and allocates at N = 10,000"); the codec variant
@@ -486,13 +490,15 @@ What the misses above come from, as measured (figures of a given run vary; the c
   untouched at that N, gave 0.76–1.09× over the day's runs). At N = 10,000 garbage collection
   decides it.
 - **Issue 25, the Cache as its README configures it ≥ 1.3× msgpackr.** A hit of the in-process tier
-  skips Redis and the decode, 1.38–1.70× up to N = 100, but Fastify still turns the reply into
-  JSON, about half of the server's CPU from N = 1,000 in every variant, so from N = 1,000 a hit
-  saves a smaller share: 1.13–1.20× at N = 1,000 and 10,000 here. At N = 1,000,000 every variant
+  skips Redis and the decode, 1.49× and 1.65× at N = 1 and 10 here (1.38–1.70× up to N = 100 on
+  2026-11-27), but Fastify still turns the reply into
+  JSON, about half of the server's CPU from N = 1,000 in every variant, so from N = 100 a hit
+  saves a smaller share: 1.07–1.27× at N = 100 to 100,000 here (1.13–1.20× at N = 1,000 and 10,000
+  on 2026-11-27). At N = 1,000,000 every variant
   waits on ~80 MB of \`JSON.stringify\` per reply; 10 requests each give 0.67–1.07×, noise.
-- **Issue 25, GC within 5 points of msgpackr's.** Missed at N = 10,000: 12.6% and 17.0% for the
-  Stowage variants here against msgpackr's 4.6% (25–26% in a run of the same day without the
-  columns the decoder now keeps on Node). A request now allocates as much as msgpackr's; V8's
+- **Issue 25, GC within 5 points of msgpackr's.** Missed at N = 10,000: 11.1% and 11.4% for the
+  Stowage variants here against msgpackr's 3.2% (12.6% and 17.0% against 4.6% on 2026-11-27;
+  25–26% in a run of 2026-11-25 without the columns the decoder now keeps on Node). A request now allocates as much as msgpackr's; V8's
   pretenuring still lands on the costly side for Stowage's rows more often than for msgpackr's
   (section "Where the read path spends and allocates at N = 10,000").
 - **Hostile, 2^26 paths within maxDepth** (beyond the issue's list): the encoder walks items until
@@ -555,12 +561,41 @@ const ARTICLE_FINDINGS = `Findings (issue 25, item 3; measured on 2026-11-24 wit
   0.73–0.96×. Browsers and other runtimes, and tables under 4,096 rows, read into new arrays as
   before: in Chromium the portable build now decodes the four real corpora, W1-1,000 and
   W1-10,000 at 0.98–1.01× the previous code.
-- **Still missed: GC within 5 points.** 12.6% and 17.0% for the Stowage variants at N = 10,000 in
-  the run above, against msgpackr's 4.6%. With allocations now equal, what remains is V8's
+- **Still missed: GC within 5 points.** 11.1% and 11.4% for the Stowage variants at N = 10,000 in
+  the run above, against msgpackr's 3.2% (12.6% and 17.0% against 4.6% in the run of 2026-11-27). With allocations now equal, what remains is V8's
   pretenuring: in the decode loop with V8's defaults msgpackr lands on the cheap side in one or two
   fresh processes of three, Stowage in at most one. Keeping DELTA sums in a \`Float64Array\` was
   tried: it moved the boxing of \`createdAt\` from the decoder to the row builder (the same
   ~156 KiB) and gave 17–18% GC in its run; not kept.
+- **What changed on 2026-11-28: DELTA summed as it is read, and whole-table row builders.** The
+  decoder read a DELTA column into an array and then summed it in a second pass (\`fromDeltas\`:
+  12.5% of a W1-10,000 decode in a CPU profile, and ~150 KiB a request of boxed sums in the
+  profile of 2026-11-25); it now sums each difference as it reads it, small ones without a call.
+  A compiled shape built each RECORDS row through one call site that every shape shares; it now
+  builds the whole table in a loop of its own, each column looked up once (\`Shape.rows\`,
+  packages/core/src/codec/shape-book.ts). W1 decode on Node in a loop of its own, medians (one
+  process per codec, this machine, quiet): N = 100 6.8 → 3.8–4.0 µs, N = 1,000 59 → 33–35 µs,
+  N = 10,000 685 → 371–433 µs, against msgpackr's 5.1–5.2, 50–54 and 455–526 µs in the same runs:
+  0.7–0.8× msgpackr's time, where it was 1.1–1.3×. In the server (the run above, this build
+  before the claim-count change of the same day, which it does not include) the codec variant
+  serves 0.92–1.09× msgpackr's requests (geometric mean 1.00×) and the Cache with its tier off
+  0.95–1.06× from N = 100 up, but 0.81× and 0.88× at N = 1 and 10, where the codec variant gave
+  0.92× and 0.95×: there the request costs ~35 µs, the decode ~1 µs, and what the Cache adds
+  around it (claims, single flight, the store's deadline, opening the entry: ~1.4 µs over a store
+  that answers at once, 2.2 µs over Redis) is what is left; an earlier run of the same build gave
+  0.89× and 0.88× there, 0.98× and 0.99× at N = 100 and 1,000. Claims are now counted per key
+  instead of kept in a Set per key (packages/core/src/cache/claims.ts): a read through a store
+  that answers at once, 2.15 → 1.92 µs against 0.57 µs for the decode alone. The Cache as its
+  README configures it stays at 1.07–1.65×, its misses at N ≥ 100 are the in-process tier's own
+  cost (a hit hands out a frozen value; Fastify's serialization of the reply is ~50% of every
+  variant's time). At N = 1,000,000 its key shows 0 B: the run outlasted the 60 s TTL, and the
+  in-process tier answered every request. GC, the same in kind: the profile allocates about as
+  much per request as msgpackr's (the decoder's sites: 1,105 KiB of row builders and 79 KiB of row
+  arrays against msgpackr's 946 + 156 + 79 KiB; the DELTA sums no longer show) yet spends 10.9–11.0%
+  in GC against msgpackr's 5.0%. Alternating runs at N = 10,000 with the column pool on, off, and
+  on only for DELTA columns (so that no old-generation array holds young objects) gave 9.4–15.5%,
+  12.1–18.9% and 8.9–16.5% for the codec variant (msgpackr 3.1–4.0%): the pool stays, and what
+  decides is still which side of V8's pretenuring a process lands on.
 - **The Cache's read path around the codec (2026-11-25).** One timer for all of a Redis store's
   command deadlines instead of a timer and a \`Promise.race\` per call, no async frame of its own in
   the store's call, the breaker's closed path or opening an entry without tags, schema or
