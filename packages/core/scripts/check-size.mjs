@@ -41,11 +41,13 @@ import { gzipSync } from 'node:zlib'
 // both: budgets 26 and 41 KiB. The fixes of a review (2026-11-28: shape markers in the ext 32
 // form, `__proto__` objects the key trie does not take written as shapes, keys that are str or
 // UTF16 only; in the Cache, deleting again what was written after another process's clear began)
-// added ~0.3 KiB to the codec and ~0.7 KiB to the whole: budget 41.5 KiB for it. The budgets catch
-// the next growth.
+// added ~0.3 KiB to the codec and ~0.7 KiB to the whole: budget 41.5 KiB for it. The decoder's
+// one-pass DELTA and whole-table RECORDS builders, and the CRC-32 module read sixteen bytes a step
+// (issue 18: 2.5–2.7 GB/s against 1.4–2.0 in Chromium; the module 576 bytes), added ~0.2 KiB to
+// both: budgets 26.5 and 42 KiB. The budgets catch the next growth.
 const budgets = [
-  ['the codec', "export { encode, decode, encodeAsync, decodeAsync, createCodec, StowageError } from './dist/index.js'", 26 * 1024],
-  ['codec + Cache + memory store', "export * from './dist/index.js'", 41.5 * 1024],
+  ['the codec', "export { encode, decode, encodeAsync, decodeAsync, createCodec, StowageError } from './dist/index.js'", 26.5 * 1024],
+  ['codec + Cache + memory store', "export * from './dist/index.js'", 42 * 1024],
 ]
 
 let over = false
