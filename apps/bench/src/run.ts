@@ -305,7 +305,9 @@ What the misses above come from, as measured (figures of a given run vary; the c
   329: ~3 ms, about half of \`JSON.parse\`'s time. The JavaScript that builds the objects is the
   smaller part left; the webhooks stay at 1.21–1.41× in Chromium over the runs of 2026-11-25 and
   -27 (the CRC-32 0.33–0.35× of it on 2026-11-27). Format 4 does not move them: only one payload
-  of 329 has a string past ASCII.
+  of 329 has a string past ASCII. On 2026-11-28 the CRC-32 module went from eight bytes a step to
+  sixteen (2.5–2.7 GB/s against 1.4–2.0 in one Chromium page), and the webhooks went from 1.37× to
+  1.19× \`JSON.parse\` in the next run (the persisted segments from 0.56× to 0.49×).
   The check stays: it is what turns a flipped bit in IndexedDB or in transit into
   CHECKSUM_MISMATCH instead of a wrong value, and \`JSON.parse\` checks nothing. Firefox: webhooks
   1.65–1.75× and browser-compat-data 1.47–1.91×, world-countries and emojibase within 1.2× in
@@ -360,7 +362,7 @@ What the misses above come from, as measured (figures of a given run vary; the c
   and 0.80× in the evening run before it, on a machine that ran browsers 2–5× slower, which slowed
   the JSON persister's one large write most): encoding in JavaScript costs 4–5× \`JSON.stringify\`
   in Chromium, and more while cold (profiled, encoding the segments, \`encodeEnvelopeAsync\`, is ~64%
-  of a first save's busy main thread: ~307 of 476 ms for the webhooks). Long tasks: each segment is decoded in the restore's own loop, between its
+  of a first save's busy main thread: ~307 of 476 ms for the webhooks). Warm, in one Chromium page (2026-11-28, V8's sampling profiler over 3 s of passes), encoding the 329 webhook payloads took 14.1 ms against 2.0 ms of \`JSON.stringify\`: 23% in sealing the envelope, which copies the payload into memory of its own (in that page, allocating 329 arrays of the envelopes' sizes alone took 2.6 ms, and allocating and filling 38 arrays of ~0.5 MB, 37 ms: fresh memory costs there before a byte is written), 18% in \`TextEncoder.encodeInto\` of the string tables, 9% in the CRC-32, the rest in the encoder's walk of the value. Long tasks: each segment is decoded in the restore's own loop, between its
   pauses for the page (not in whichever task the worker's answer arrives); in one Chromium page
   the longest restore task (worst round) was 83 ms in the bench run of 2026-11-24 and 15–28 ms
   since (different runs on a noisy machine, not an A/B). After a reload, restore tasks are within
