@@ -13,7 +13,8 @@ import type { ReloadMethod } from './browser/reload-page.js'
 import { serveBundle, withPersistentPage } from './browser-page.js'
 import { webhookPayloads } from './real-data.js'
 
-const ROUNDS = 5
+// Samples per cell; RELOAD_ROUNDS sets another count (the figures of one run of 5 move by ±0.2× between runs).
+const ROUNDS = Number(process.env.RELOAD_ROUNDS ?? 5)
 const methods: Array<[ReloadMethod, string]> = [
   ['clone', 'idb-keyval, structured clone'],
   ['json', 'idb-keyval, JSON strings + JSON.parse'],

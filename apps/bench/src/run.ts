@@ -389,9 +389,9 @@ What the misses above come from, as measured (figures of a given run vary; the c
   path's deserialization is native from its first call. The CRC-32 no longer runs cold (section
   "The CRC-32 on a first screen"): reading the same envelopes as bytes alone takes 0.89–1.02× the
   clone in a batch, so what is left is decoding 329 values in a JavaScript engine that has not
-  optimized the decoder yet. On a quiet machine (the latest run) that costs more against the clone
-  than on a slow one: 1.91× in a batch and 1.14× one by one, against 1.56× and 1.29× in the slower
-  evening run before it.
+  optimized the decoder yet. On a quiet machine that costs more against the clone than on a slow
+  one: 1.91× in a batch and 1.14× one by one on 2026-11-27, against 1.56× and 1.29× in the slower
+  evening run before it; with 21 samples a cell on 2026-11-28, 1.80× and 1.38×.
 - **\`fetchCached\` of a 50 kB object on a first screen (issue 18).** In a browser started anew,
   every function Stowage runs is cold, while \`res.json()\` is native from its first call. Inflating
   the 12 kB envelope in fflate took 11–57 ms the first time; it now goes through the native
@@ -402,8 +402,8 @@ What the misses above come from, as measured (figures of a given run vary; the c
   reading the payload, and the portable build computes CRCs in WebAssembly (section "The CRC-32 on
   a first screen"): in an A/B, first load 1.67× against 1.93×, reload 1.12× against 1.37×
   (1.63× and 1.46× in the evening's bench run, on a machine that ran browsers 2–5× slower; 1.80×
-  and 1.89× in the latest, on a quiet one, where the JSON path's 21–33 ms leave less to hide
-  Stowage's JavaScript behind). What is left is not one hotspot but Stowage's JavaScript running
+  and 1.89× on 2026-11-27 on a quiet one, and 2.31× and 1.44× with 21 samples a cell on
+  2026-11-28, where the JSON path's 20–33 ms leave less to hide Stowage's JavaScript behind). What is left is not one hotspot but Stowage's JavaScript running
   cold: profiled (section "Where the main thread's time goes on a first screen"), a first load
   keeps the main thread busy for 63 ms against the JSON path's 18, 43 ms of it in the bundle's
   JavaScript, spread over 140 functions of which 11 take 1 ms or more of their own time (the decode
