@@ -2,6 +2,8 @@
 // starts while the claim is open must take that right away, and nothing else may.
 import { describe, expect, it } from 'vitest'
 import { Claims } from '../src/cache/claims.js'
+import { createCache, createCodec, StowageErrorCode, type StowageError } from '../src/index.js'
+import { heldStore, until } from './cache-helpers.js'
 
 // How many keys the book holds records for (only keys with open claims should be there).
 const keysHeld = (claims: Claims) => (claims as unknown as { open: Map<string, unknown> }).open.size
@@ -52,5 +54,69 @@ describe('Claims', () => {
     expect(keysHeld(claims)).toBe(0)
     for (let i = 0; i < 100; i++) claims.end(claims.begin(`ns:k${i}`))
     expect(keysHeld(claims)).toBe(0)
+  })
+})
+
+// From a review of the counted book (2026-11-28): each of these failed on its first version.
+describe('Claims, after a claim ends', () => {
+  it('a change after a claim ended does not supersede it, whether or not another claim on the key is open', () => {
+    const claims = new Claims()
+    const alone = claims.begin('ns:a')
+    expect(claims.end(alone)).toBe(true)
+    claims.supersede('ns:a')
+    expect(alone.superseded).toBe(false)
+    const ended = claims.begin('ns:b')
+    const other = claims.begin('ns:b')
+    expect(claims.end(ended)).toBe(true)
+    claims.supersede('ns:b')
+    expect(other.superseded).toBe(true)
+    expect(ended.superseded).toBe(false)
+    expect(claims.end(ended)).toBe(true)
+  })
+
+  it('a claim of another book ending here changes nothing in this book', () => {
+    const mine = new Claims()
+    const theirs = new Claims()
+    const open = mine.begin('ns:a')
+    const foreign = theirs.begin('ns:a')
+    mine.end(foreign)
+    mine.supersede('ns:a')
+    expect(open.superseded).toBe(true)
+  })
+})
+
+describe('Cache: claim(key) handles', () => {
+  it('an ended handle is not superseded by a later write, whether or not another handle on the key is open', async () => {
+    const cache = createCache()
+    const alone = cache.claim('k')
+    alone.end()
+    await cache.set('k', 1)
+    expect(alone.superseded).toBe(false)
+    const ended = cache.claim('k')
+    const other = cache.claim('k')
+    ended.end()
+    await cache.set('k', 2)
+    expect(other.superseded).toBe(true)
+    expect(ended.superseded).toBe(false)
+    other.end()
+  })
+
+  it("refuses another cache's handle in acceptBytes, and this cache's read in flight then puts nothing stale back", async () => {
+    const { store, state, release, waiting } = heldStore()
+    await createCache({ store, namespace: 'r', local: false }).set('k', 'old')
+    const a = createCache({ store, namespace: 'r' })
+    const b = createCache({ store, namespace: 'r' })
+    state.held = true
+    const inFlight = b.get('k') // b's read of 'old' is on the wire
+    await until(async () => waiting.length === 1)
+    const foreign = a.claim('k') // the same store key, but not a handle b gave out
+    const refused = await b.acceptBytes('k', createCodec().encode('new'), { claim: foreign }).catch((e: StowageError) => e)
+    expect((refused as StowageError).code).toBe(StowageErrorCode.INVALID_ARGUMENT)
+    // With b's own handle the write lands, and supersedes the read still in flight.
+    expect(await b.acceptBytes('k', createCodec().encode('new'), { claim: b.claim('k') })).toBe('new')
+    release()
+    expect(await inFlight).toBe('old') // it asked before the write
+    expect(await b.get('k')).toBe('new')
+    foreign.end()
   })
 })

@@ -63,13 +63,13 @@ export class BytesIo {
    * Opens an envelope received from elsewhere as `get` would, stores it (without its tag stamp)
    * unless its key changed since the claim, and returns its value.
    * @throws {StowageError} the decode codes; UNSUPPORTED_VERSION, SCHEMA_MISMATCH, MIGRATION_FAILED;
-   *   INVALID_ARGUMENT for a bad TTL or a claim on another key; STORE_ERROR with `writeErrors: 'throw'`.
+   *   INVALID_ARGUMENT for a bad TTL, or a claim on another key or from another cache; STORE_ERROR with `writeErrors: 'throw'`.
    */
   async accept(key: string, envelope: Uint8Array, options: AcceptBytesOptions | undefined): Promise<unknown> {
     const full = storeKey(this.prefix, key)
     const { claims, changes, opener } = this.shared
     // Bytes that were on their way when the key was written or cleared (a sign-out) stay out.
-    const given = options?.claim === undefined ? undefined : claimOf(options.claim, full)
+    const given = options?.claim === undefined ? undefined : claimOf(options.claim, full, claims)
     const claim = given ?? claims.begin(full)
     let opened: Opened
     let bytes: Uint8Array

@@ -43,7 +43,7 @@ export interface Cache<S extends CacheSchema = CacheSchema> {
    * `options.claim` was taken (see {@link Cache.claim}), else since `acceptBytes` was called.
    * @throws {StowageError} the decode codes (BAD_MAGIC, CHECKSUM_MISMATCH, …) for bad bytes;
    *   UNSUPPORTED_VERSION for a schema version this cache cannot read; SCHEMA_MISMATCH; MIGRATION_FAILED;
-   *   INVALID_ARGUMENT for a claim on another key; as {@link Cache.set} for the store.
+   *   INVALID_ARGUMENT for a claim on another key, or one another cache gave out; as {@link Cache.set} for the store.
    */
   acceptBytes<T = never, K extends CacheKey<S> = CacheKey<S>>(key: K, envelope: Uint8Array, options?: AcceptBytesOptions): Promise<[T] extends [never] ? CacheValue<S, K> : T>
   /**

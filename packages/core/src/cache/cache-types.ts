@@ -130,7 +130,8 @@ export interface CacheTtlOptions {
 /** Options of `acceptBytes`. */
 export interface AcceptBytesOptions extends CacheTtlOptions {
   /**
-   * The claim taken with `cache.claim(key)` when the request for these bytes went out: they are
+   * The claim taken with this cache's `claim(key)` (one from another cache is refused) when the
+   * request for these bytes went out: they are
    * stored only if no write, delete or clear of the key (a sign-out's `clear()`, here or announced
    * by another process) came since; either way the value is returned. `acceptBytes` ends it.
    * Defaults to none: only changes while `acceptBytes` itself runs keep the bytes out.
@@ -142,7 +143,7 @@ export interface AcceptBytesOptions extends CacheTtlOptions {
 export interface CacheClaim {
   /** The key, relative to the cache's namespace. */
   readonly key: string
-  /** Whether a write, delete or clear of the key came since the claim was taken. */
+  /** Whether a write, delete or clear of the key came after the claim was taken (and before it ended). */
   readonly superseded: boolean
   /** Gives the claim back when no bytes will come (a failed request); `acceptBytes` does it itself. */
   end(): void

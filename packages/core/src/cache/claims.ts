@@ -17,24 +17,34 @@ interface KeyClaims {
 
 /** One operation's claim on a full store key. */
 export class Claim {
-  private ended = false
+  // Set when the claim ends: whether a change had superseded it by then. A change after the end
+  // does not reach it (its record may still count other claims that are open).
+  private final: boolean | undefined
 
   constructor(
     readonly key: string,
+    /** The book that gave the claim out. */
+    readonly book: Claims,
     private readonly on: KeyClaims,
     private readonly seen: number,
   ) {}
 
-  /** A write, delete or clear of the key came after the claim began. */
+  /** A write, delete or clear of the key came after the claim began, and before it ended. */
   get superseded(): boolean {
-    return this.on.changes !== this.seen
+    return this.final ?? this.on.changes !== this.seen
   }
 
-  /** Marks the claim closed; false when it already was (a second end changes nothing). */
+  /** Ends the claim; false when it had ended already (a second end changes nothing). */
   close(): boolean {
-    if (this.ended) return false
-    this.ended = true
-    return --this.on.open === 0
+    if (this.final !== undefined) return false
+    this.final = this.on.changes !== this.seen
+    this.on.open--
+    return true
+  }
+
+  /** Whether no claim is open on the claim's record any more. */
+  idle(): boolean {
+    return this.on.open === 0
   }
 }
 
@@ -48,14 +58,18 @@ export class Claims {
     let on = this.open.get(key)
     if (on === undefined) this.open.set(key, (on = { open: 0, changes: 0 }))
     on.open++
-    return new Claim(key, on, on.changes)
+    return new Claim(key, this, on, on.changes)
   }
 
-  /** Closes a claim. @returns whether it still holds (nothing superseded it). */
+  /**
+   * Closes a claim this book gave out (any other is left as it is).
+   * @returns whether it still holds (nothing superseded it while it was open).
+   */
   end(claim: Claim): boolean {
-    // The last claim on a key forgets its record, unless a change forgot it already (a record
-    // begun since then is another one).
-    if (claim.close() && !claim.superseded) this.open.delete(claim.key)
+    // The last claim on a key forgets its record, unless a change forgot it already (and a record
+    // begun since then is another one): a claim no change superseded still counts in the record
+    // the book holds for its key.
+    if (claim.book === this && claim.close() && claim.idle() && !claim.superseded) this.open.delete(claim.key)
     return !claim.superseded
   }
 
@@ -91,11 +105,12 @@ export function claimHandle(claims: Claims, key: string, full: string): CacheCla
 }
 
 /**
- * The claim behind a handle, which must be on `full`.
+ * The claim behind a handle, which must be on `full` and from `claims` (the book of the cache it is
+ * used with: a claim of another cache would end in the wrong book, and could not be superseded here).
  * @throws {StowageError} INVALID_ARGUMENT for a handle this cache did not give out for that key.
  */
-export function claimOf(handle: CacheClaim, full: string): Claim {
+export function claimOf(handle: CacheClaim, full: string, claims: Claims): Claim {
   const claim = handles.get(handle)
-  if (claim === undefined || claim.key !== full) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'the claim was not taken with claim(key) on this key of this cache')
+  if (claim === undefined || claim.key !== full || claim.book !== claims) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'the claim was not taken with claim(key) on this key of this cache')
   return claim
 }
