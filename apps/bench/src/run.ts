@@ -588,7 +588,9 @@ const ARTICLE_FINDINGS = `Findings (issue 25, item 3; measured on 2026-11-24 wit
   that answers at once, 2.2 µs over Redis) is what is left; an earlier run of the same build gave
   0.89× and 0.88× there, 0.98× and 0.99× at N = 100 and 1,000. Claims are now counted per key
   instead of kept in a Set per key (packages/core/src/cache/claims.ts): a read through a store
-  that answers at once, 2.15 → 1.92 µs against 0.57 µs for the decode alone. The Cache as its
+  that answers at once, 2.15 → 1.98–2.04 µs against 0.57–0.60 µs for the decode alone (1.92 µs
+  before a review's fixes: a claim keeps the answer it had when it ended, and a book ends only
+  its own claims). The Cache as its
   README configures it stays at 1.07–1.65×, its misses at N ≥ 100 are the in-process tier's own
   cost (a hit hands out a frozen value; Fastify's serialization of the reply is ~50% of every
   variant's time). At N = 1,000,000 its key shows 0 B: the run outlasted the 60 s TTL, and the
