@@ -393,25 +393,29 @@ export class Decoder {
   // passes both arguments: SpiderMonkey's JIT pays extra for a call with fewer arguments than
   // parameters, and array() is called for every array of a payload.
   private array(n: number, into: unknown[] | undefined): unknown {
-    // Counted first (so the start of a payload shows a count past maxItems), then every element
-    // takes at least one byte: counts the input cannot hold are refused before allocating.
-    this.count(n)
-    this.need(n)
-    this.enter()
-    this.spend(OBJECT_WORK)
-    let out: unknown
-    if (n > 1) {
-      const shape = this.shapeAhead(n - 1)
-      if (shape !== undefined) {
-        out = shape.read(this.next, this.compiles)
-        this.depth--
-        return out
-      }
+    const shape = this.openArray(n)
+    if (shape !== undefined) {
+      const out = shape.read(this.next, this.compiles)
+      this.depth--
+      return out
     }
     const items = into ?? new Array<unknown>(n)
     for (let i = 0; i < n; i++) items[i] = this.value()
     this.depth--
     return items
+  }
+
+  // The start of an array of `n` elements, whose header has been read: counted first (so the start
+  // of a payload shows a count past maxItems), then every element takes at least one byte (counts
+  // the input cannot hold are refused before allocating), one level deeper (the caller steps back),
+  // one object's work. Returns the shape when the first element is a SHAPE marker: the array is
+  // then an object, which the caller reads with it.
+  private openArray(n: number): Shape | undefined {
+    this.count(n)
+    this.need(n)
+    this.enter()
+    this.spend(OBJECT_WORK)
+    return n > 1 ? this.shapeAhead(n - 1) : undefined
   }
 
   private map(n: number): Record<string, unknown> {
@@ -699,8 +703,8 @@ export class Decoder {
   // Counts, depth, work and errors are those of reading the data as a value and then summing it:
   // a difference that is not a safe integer, or a sum past ±2^53, is reported after the rest of
   // the array is read, so that an error further on comes first, as it would from a reader of the
-  // whole array. Anything but a plain array (a prefix scan, an object, another extension) is read
-  // as a value and summed by fromDeltas.
+  // whole array. An object (an array led by a SHAPE marker) is read and refused; anything else
+  // (a prefix scan, another extension) is read as a value and summed by fromDeltas.
   private delta(into: unknown[] | undefined, n: number): number[] {
     const bytes = this.bytes
     const b = this.pos < this.end ? (bytes[this.pos] as number) : 0xc1
@@ -708,18 +712,11 @@ export class Decoder {
     this.enter() // the extension's data, as nested()
     this.pos++
     const length = b < 0xa0 ? b & 0x0f : this.uint(b === 0xdc ? 2 : 4)
-    // As array() reads an array.
-    this.count(length)
-    this.need(length)
-    this.enter()
-    this.spend(OBJECT_WORK)
-    if (length > 1) {
-      const shape = this.shapeAhead(length - 1)
-      if (shape !== undefined) {
-        const object = shape.read(this.next, this.compiles)
-        this.depth -= 2
-        return fromDeltas(object)
-      }
+    const shape = this.openArray(length)
+    if (shape !== undefined) {
+      // An object is no DELTA data; read first, as a reader of the whole value would.
+      shape.read(this.next, this.compiles)
+      throw corrupt('bad delta extension')
     }
     const out = into !== undefined && length === n ? into : new Array<unknown>(length)
     const end = this.end

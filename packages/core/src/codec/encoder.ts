@@ -59,10 +59,6 @@ function isRealmPlainObject(proto: object): boolean {
   return Object.getPrototypeOf(proto) === null && typeof (proto as { constructor?: unknown }).constructor === 'function' && (proto as { constructor: { name: string } }).constructor.name === 'Object'
 }
 
-/**
- * One instance is reused across calls (its buffer grows and is kept), so it is not re-entrant: the
- * codec gives a nested call (an extension that encodes) its own instance.
- */
 // Whether a SHAPE marker spelling `keys` surely fits an ext 16: 64 KiB of key list, counting
 // three bytes a UTF-16 unit (UTF-8's most, or a UTF16 extension's two plus its header) and five a
 // key for headers.
@@ -72,6 +68,10 @@ function literalShapeFits(keys: readonly string[]): boolean {
   return bytes <= 0xffff
 }
 
+/**
+ * One instance is reused across calls (its buffer grows and is kept), so it is not re-entrant: the
+ * codec gives a nested call (an extension that encodes) its own instance.
+ */
 export class Encoder {
   /** The output buffer; the payload of the last call is `buf[start..pos)`. */
   buf: Uint8Array

@@ -90,14 +90,14 @@ export function isMonotonicIntegers(items: readonly unknown[]): boolean {
 }
 
 /**
- * Turns DELTA data (first value, then differences) into the integers, in place: the first `n`
- * values of `items` (all of them by default; a column array the decoder reuses may be longer).
- * @throws {StowageError} CORRUPT for an empty array, a non-integer or a sum past ±2^53.
+ * Turns DELTA data (first value, then differences) into the integers, in place. The decoder sums
+ * plain arrays as it reads them; this takes DELTA data in any other form.
+ * @throws {StowageError} CORRUPT for anything but a non-empty array, a non-integer or a sum past ±2^53.
  */
-export function fromDeltas(items: unknown, n?: number): number[] {
-  if (!Array.isArray(items) || (n ??= items.length) === 0) throw corrupt('bad delta extension')
+export function fromDeltas(items: unknown): number[] {
+  if (!Array.isArray(items) || items.length === 0) throw corrupt('bad delta extension')
   let acc = 0
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < items.length; i++) {
     const d = items[i]
     if (typeof d !== 'number' || !Number.isSafeInteger(d)) throw corrupt('bad delta extension')
     acc += d
