@@ -37,13 +37,14 @@ describe('per-query persister', () => {
 
   it('discards an entry older than maxAge, and the store forgets it after maxAge too', async () => {
     const name = dbName()
-    const p = createStowageQueryPersister({ dbName: name, maxAge: 40 })
+    // A maxAge with room for a slow browser between the write and the first read (40 ms was not).
+    const p = createStowageQueryPersister({ dbName: name, maxAge: 400 })
     await setup(p).fetchQuery({ queryKey: ['a'], queryFn: async () => 'old' })
     await sleep(10)
     expect(await p.retrieveQuery('["a"]')).toBe('old')
-    await sleep(60)
+    await sleep(600)
     expect(await p.store.get('tanstack-query-["a"]')).toBeUndefined() // the store's own TTL
-    expect(await setup(createStowageQueryPersister({ dbName: name, maxAge: 40 })).fetchQuery({ queryKey: ['a'], queryFn: async () => 'new' })).toBe('new')
+    expect(await setup(createStowageQueryPersister({ dbName: name, maxAge: 400 })).fetchQuery({ queryKey: ['a'], queryFn: async () => 'new' })).toBe('new')
   })
 
   it('persists setQueryData when asked to watch the client', async () => {
