@@ -1,6 +1,7 @@
 import { encode as msgpackEncode } from '@msgpack/msgpack'
 import { describe, expect, it } from 'vitest'
 import { createCodec, ExtType, StowageError, StowageErrorCode } from '../src/index.js'
+import { hashBytes, shapeFor } from '../src/codec/shape-book.js'
 import { caught, hex, sealRaw } from './helpers.js'
 import { sameValue } from './same-value.js'
 
@@ -109,5 +110,45 @@ describe('shape markers in hostile bytes', () => {
   it('reads duplicate keys as a map would: the last value wins', () => {
     const value = never.decode(sealRaw(new Uint8Array([0x93, 0xc7, 5, ExtType.SHAPE, 0x92, 0xa1, 0x61, 0xa1, 0x61, 1, 2]), 2))
     expect(value).toStrictEqual({ a: 2 })
+  })
+})
+
+describe('the shape book', () => {
+  // 66 bytes of key list: the hash samples every other byte, so lists that differ only in byte 1 share a bucket.
+  const colliding = (count: number) =>
+    Array.from({ length: count }, (_, i) => {
+      const bytes = new Uint8Array(70).fill(0x61)
+      bytes[3] = 0x30 + i // the list starts at offset 2 below
+      return bytes
+    })
+  const view = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+
+  it('tells apart key lists whose hash is the same, and keeps at most a bounded chain of them', () => {
+    const lists = colliding(12)
+    expect(new Set(lists.map((b) => hashBytes(b, 2, 68))).size).toBe(1)
+    const first = lists.map((b, i) => shapeFor(view(b), b, 2, 68, () => [`k${i}`]))
+    first.forEach((shape, i) => expect(shape.keys).toEqual([`k${i}`]))
+    // Asked again (from other memory holding the same bytes at another offset), each list finds its own shape.
+    const again = lists.map((b, i) => {
+      const moved = new Uint8Array(80)
+      moved.set(b.subarray(2, 68), 5)
+      return shapeFor(view(moved), moved, 5, 71, () => [`new${i}`])
+    })
+    again.forEach((shape, i) => expect(shape.keys).toEqual([i < 8 ? `k${i}` : `new${i}`]))
+    // The first eight were kept; the others were built and let go, so a bucket cannot grow without bound.
+    again.forEach((shape, i) => (i < 8 ? expect(shape).toBe(first[i]) : expect(shape).not.toBe(first[i])))
+  })
+
+  it('decodes objects whose key lists differ only where the hash does not look, value after value', () => {
+    // Nine keys of 7 characters: a 73-byte key list; the variants differ in one character of the fifth key.
+    const objects = Array.from({ length: 30 }, (_, v) => {
+      const o: Record<string, number> = {}
+      for (let k = 0; k < 9; k++) o[k === 4 ? `key4_${String.fromCharCode(0x41 + v)}_` : `key${k}___`] = k * 100 + v
+      return o
+    })
+    const one = never.decode(never.encode(objects))
+    expect(sameValue(one, objects)).toBeUndefined()
+    for (const o of objects) expect(sameValue(never.decode(never.encode(o)), o)).toBeUndefined()
+    for (const o of [...objects].reverse()) expect(sameValue(never.decode(never.encode([o, o])), [o, o])).toBeUndefined()
   })
 })

@@ -762,7 +762,7 @@ export class Decoder {
     const end = this.pos
     this.count(k)
     this.spend(k * KEY_LIST_WORK)
-    return shapeFor(this.platform.byteString(this.bytes, start, end), () => {
+    return shapeFor(this.view, this.bytes, start, end, () => {
       this.pos = start
       const keys = new Array<string>(k)
       const head = this.bytes[this.pos++] as number
