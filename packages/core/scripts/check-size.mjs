@@ -44,10 +44,12 @@ import { gzipSync } from 'node:zlib'
 // added ~0.3 KiB to the codec and ~0.7 KiB to the whole: budget 41.5 KiB for it. The decoder's
 // one-pass DELTA and whole-table RECORDS builders, and the CRC-32 module read sixteen bytes a step
 // (issue 18: 2.5–2.7 GB/s against 1.4–2.0 in Chromium; the module 576 bytes), added ~0.2 KiB to
-// both: budgets 26.5 and 42 KiB. The budgets catch the next growth.
+// both: budgets 26.5 and 42 KiB. The shape book keyed by bytes and string tables read in pieces
+// (issue 18: Chromium decodes one large input several times slower than the same bytes in pieces)
+// added ~0.3 KiB to both: budgets 27 and 42.5 KiB. The budgets catch the next growth.
 const budgets = [
-  ['the codec', "export { encode, decode, encodeAsync, decodeAsync, createCodec, StowageError } from './dist/index.js'", 26.5 * 1024],
-  ['codec + Cache + memory store', "export * from './dist/index.js'", 42 * 1024],
+  ['the codec', "export { encode, decode, encodeAsync, decodeAsync, createCodec, StowageError } from './dist/index.js'", 27 * 1024],
+  ['codec + Cache + memory store', "export * from './dist/index.js'", 42.5 * 1024],
 ]
 
 let over = false

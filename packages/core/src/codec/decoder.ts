@@ -9,6 +9,7 @@ import { ExtType } from './format.js'
 import type { ColumnPool } from './column-pool.js'
 import { KeyCache, MAX_CACHED_KEY } from './key-cache.js'
 import type { Platform } from './platform/platform.js'
+import { TableText } from './table-text.js'
 import { define, MAX_COMPILES_PER_DECODE, shapeFor, type CompileAllowance, type ReadNext, type Shape } from './shape-book.js'
 import { addBigintBytes, checkBigintSize, readBigint } from './types/bigint.js'
 import { mapFromData, regexpFromData, setFromData } from './types/collections.js'
@@ -70,13 +71,11 @@ export class Decoder {
   private window = ''
   private windowStart = 0
   private windowEnd = 0
-  // Formats 3 and 4: the payload's string table (format 4: its ASCII table) as one string, and how
-  // far STRING references have read it; format 4: its text table, and how far TEXT references have.
-  private table = ''
-  private cursor = 0
+  // Formats 3 and 4: the payload's string table (format 4: its ASCII table), read front to back by
+  // STRING references; format 4: its text table, read by TEXT references.
+  private readonly table = new TableText()
   private tabled = false
-  private textTable = ''
-  private textCursor = 0
+  private readonly textTable = new TableText()
   private texted = false
   private readonly shapes: Shape[] = []
   // Large RECORDS columns are read into arrays kept across decodes, one per column and nesting
@@ -151,16 +150,15 @@ export class Decoder {
     this.depth = 0
     this.items = 0
     this.windowStart = this.windowEnd = 0
-    this.cursor = this.textCursor = 0
     this.level = 0
     this.tabled = version >= 3
     this.texted = version >= 4
     try {
-      if (this.tabled) this.table = this.readTable(this.texted)
-      if (this.texted) this.textTable = this.readTable(false)
+      if (this.tabled) this.readTable(this.table, this.texted)
+      if (this.texted) this.readTable(this.textTable, false)
       const value = this.value()
       if (this.pos !== this.end) throw corrupt(`${this.end - this.pos} unexpected bytes after the value`)
-      if (this.cursor !== this.table.length || this.textCursor !== this.textTable.length) throw corrupt('a string table holds characters no string of the value uses')
+      if (!this.table.used || !this.textTable.used) throw corrupt('a string table holds characters no string of the value uses')
       return value
     } catch (e) {
       this.columns?.clear() // columns read halfway must not keep their values alive
@@ -169,15 +167,16 @@ export class Decoder {
       this.bytes = EMPTY
       this.words = EMPTY_WORDS
       this.window = ''
-      this.table = this.textTable = ''
+      this.table.clear()
+      this.textTable.clear()
       if (this.shapes.length > 0) this.shapes.length = 0
     }
   }
 
-  // A format-3 or 4 payload starts with its string tables: bins of UTF-8, each decoded here in one
-  // call. `ascii`: format 4's first table, whose bytes must all be ASCII (as many chars as bytes: a
-  // check that costs nothing).
-  private readTable(ascii: boolean): string {
+  // A format-3 or 4 payload starts with its string tables: bins of UTF-8, each decoded here into
+  // `into` (in one call, or in pieces when large). `ascii`: format 4's first table, whose bytes must
+  // all be ASCII (as many chars as bytes: a check that costs nothing).
+  private readTable(into: TableText, ascii: boolean): void {
     this.need(1)
     const b = this.bytes[this.pos++] as number
     const length = b === 0xc4 ? this.uint(1) : b === 0xc5 ? this.uint(2) : b === 0xc6 ? this.uint(4) : -1
@@ -185,37 +184,30 @@ export class Decoder {
     this.need(length)
     const start = this.pos
     this.pos += length
-    if (length === 0) return ''
-    let table: string
     try {
-      table = utf8.decode(this.bytes.subarray(start, start + length))
+      into.open(this.bytes.subarray(start, start + length))
     } catch (e) {
       throw corrupt('a string table is not valid UTF-8', e)
     }
-    if (ascii && table.length !== length) throw corrupt('the ASCII string table holds a byte past 0x7F')
-    return table
+    if (ascii && into.length !== length) throw corrupt('the ASCII string table holds a byte past 0x7F')
   }
 
   // The next `length` UTF-16 code units of the string table (format 4: of its ASCII table).
   private tableString(length: number): string {
     if (!this.tabled) throw corrupt('a string reference in a payload without a string table')
     if (length > 0) this.spend(OBJECT_WORK)
-    const from = this.cursor
-    const to = from + length
-    if (to > this.table.length) throw corrupt('a string reference runs past the end of the string table')
-    this.cursor = to
-    return this.table.substring(from, to)
+    const text = this.table.take(length)
+    if (text === undefined) throw corrupt('a string reference runs past the end of the string table')
+    return text
   }
 
   // The next `length` UTF-16 code units of format 4's text table.
   private textString(length: number): string {
     if (!this.texted) throw corrupt('a text reference in a payload without a text table')
     if (length > 0) this.spend(OBJECT_WORK)
-    const from = this.textCursor
-    const to = from + length
-    if (to > this.textTable.length) throw corrupt('a text reference runs past the end of the text table')
-    this.textCursor = to
-    return this.textTable.substring(from, to)
+    const text = this.textTable.take(length)
+    if (text === undefined) throw corrupt('a text reference runs past the end of the text table')
+    return text
   }
 
   private get view(): DataView {
