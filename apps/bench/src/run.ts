@@ -198,6 +198,7 @@ const crc = run('crc-cost.ts')
 const persistState = run('persist-bench.ts')
 const persistFirefox = run('persist-bench.ts', ['--mode', 'firefox'])
 const browserCodec = run('browser-codec-bench.ts')
+const browserText = run('browser-text-bench.ts')
 const reload = run('reload-bench.ts')
 const fetches = run('fetch-bench.ts')
 const crcCold = run('crc-cold-bench.ts')
@@ -274,6 +275,40 @@ emoji one in 10), format 4 decoded 0–15% faster but took 35–70% longer to en
 so a writer keeps one table there (more than one extra byte in 16: \`wantsTextTable\`); their rows
 below read as format 3 for that reason.`
 
+const LARGE_TABLES = `Why the decoder reads a string table of more than 64 KiB in pieces (packages/core/src/codec/table-text.ts),
+and what the encoder's fresh memory costs, in the table above (one page of Chromium; the
+machine's figures move with its load, the ratios less). Chromium's \`TextDecoder\` turns one large
+input of mostly-ASCII text into a string 13–25 times slower than the same bytes in pieces of
+64 KiB (1.2–3.4 ms for 0.28–1 MB of ASCII text in one call, 3.4–14 ms with some Greek and Chinese
+in it), and some pages of the same browser saw it only at some sizes: the cause is inside the
+browser. The decoder decodes a table of more than
+64 KiB in pieces and keeps them apart: each string is taken from the piece it lies in, and only a
+string that crosses a piece's end is joined from two. Joining the pieces into one string instead
+cost the persisted segments a third more (0.78–0.89× \`JSON.parse\` against 0.54×). Measured on
+2026-11-28, a new Chromium for each page, three pages each, decode ×\`JSON.parse\`, pieces against
+one call: world-countries 0.54–0.60× against 1.64–1.91×, emojibase 0.67–0.76× against
+1.92–2.43×, browser-compat-data 0.69× against 0.67–0.72×, the persisted segments 0.55–0.57×
+against 0.48–0.55×, the webhooks (tables of 18 kB at most) 1.07–1.40× against 1.30–1.40×. The
+same kind of A/B of writing the joined strings in slices of 32 K characters instead of one
+\`encodeInto\` showed no gain (segments 0.91–0.94× \`JSON.stringify\` against 0.83–0.98×), so
+the encoder still writes them in one call.
+
+The same day the shape book stopped making a string of each SHAPE marker's bytes to look it up
+(one \`TextDecoder\` call per marker: 1,456 markers and 433 kB of key lists per pass over the
+webhooks, a quarter of their decode in a CPU profile) and looks it up by a sampled hash of the
+bytes, compared four bytes a step: in one Chromium page the webhooks decoded in 1.11×
+\`JSON.parse\`'s time against 1.27× (15 rounds, both builds in the page), browser-compat-data
+0.89× against 1.00×.
+
+The last rows are why encoding in the browser stays far behind \`JSON.stringify\` on the
+webhooks (8× in the table of "Decode and encode in the browser"): every envelope \`encode\` hands
+out is new memory, and on this machine (a virtual machine, where a page touched for the first
+time costs a fault) copying 8.7 kB into a new \`Uint8Array\` takes 30–36 µs against 0.3–0.4 µs
+into memory in hand. A CPU profile of the webhooks' encode (\`compress: 'never'\`, one page) put 65%
+of its time in that copy (\`seal\`). \`JSON.stringify\` writes into V8's own heap, which reuses its
+pages. Consumers that copy the bytes anyway (IndexedDB's \`put\`, a \`fetch\` body) could take a
+view of memory the codec reuses; no API does that yet.`
+
 const CRC_COLD = `Why the portable build computes the CRC-32 in WebAssembly (packages/core/src/codec/platform/crc32.wat): the
 JavaScript CRC is as fast once V8 has optimized it (~2 GB/s), but a page's first envelope is
 checked in V8's interpreter, and the loop is optimized only after thousands of turns, on threads
@@ -307,7 +342,12 @@ What the misses above come from, as measured (figures of a given run vary; the c
   -27 (the CRC-32 0.33–0.35× of it on 2026-11-27). Format 4 does not move them: only one payload
   of 329 has a string past ASCII. On 2026-11-28 the CRC-32 module went from eight bytes a step to
   sixteen (2.5–2.7 GB/s against 1.4–2.0 in one Chromium page), and the webhooks went from 1.37× to
-  1.19× \`JSON.parse\` in the next run (the persisted segments from 0.56× to 0.49×).
+  1.19× \`JSON.parse\` in the next run (the persisted segments from 0.56× to 0.49×). Later that day
+  the shape book stopped making a string of each shape's key list and the decoder read large
+  string tables in pieces (section "Large string tables in Chromium"): the webhooks at 1.03× in
+  the next run, a miss by 3%; world-countries 0.50×, emojibase 0.71×, browser-compat-data 0.72×,
+  the persisted segments 0.55×. What is left of the webhooks' decode is the CRC-32, the one
+  \`TextDecoder\` call per table, and the JavaScript that builds the objects.
   The check stays: it is what turns a flipped bit in IndexedDB or in transit into
   CHECKSUM_MISMATCH instead of a wrong value, and \`JSON.parse\` checks nothing. Firefox: webhooks
   1.65–1.75× and browser-compat-data 1.47–1.91×, world-countries and emojibase within 1.2× in
@@ -383,7 +423,16 @@ What the misses above come from, as measured (figures of a given run vary; the c
   decoded in a median of 3–4 ms (90th percentile 7–13 ms), and every task over 30 ms was one
   segment of the usual size taking 29–64 ms, a different one in each restore (segments 22, 47 and
   67; 25, 40 and 58; 9): the collector's pauses land in them, while the restore builds the objects
-  of 49 MB of JSON that it hands over.
+  of 49 MB of JSON that it hands over. With the decoder's changes of 2026-11-28 (shape book looked
+  up by bytes, string tables read in pieces), two runs after a reload, on a machine that then ran
+  every browser 3–4× slower (the clone persister's restore after a restart 1,027–1,269 ms against
+  307 ms the session before): restore after a browser restart 1.52× and 1.28× the clone (the
+  webhooks), 1.46× and 1.30× (the small queries); after a page reload 2.26× and 1.93×, 1.30× and
+  1.40×; save 0.64–0.93× the JSON persister (met, and flattered as on 2026-11-27's slow evening);
+  longest tasks 98–188 ms while saving and 25–126 ms while restoring. In Firefox, one page:
+  restore 0.59× and 0.58× the clone, save 0.42× and 0.50× the JSON persister (met), longest
+  restore task 165 and 116 ms (missed). The rows at the top keep the quiet machine's run before
+  these changes.
 - **Reads after a reload.** Each sample starts a new browser on the profile: opening the database
   and the cold JIT of the decoder are in every figure, as they are after a real reload; the clone
   path's deserialization is native from its first call. The CRC-32 no longer runs cold (section
@@ -391,7 +440,8 @@ What the misses above come from, as measured (figures of a given run vary; the c
   clone in a batch, so what is left is decoding 329 values in a JavaScript engine that has not
   optimized the decoder yet. On a quiet machine that costs more against the clone than on a slow
   one: 1.91× in a batch and 1.14× one by one on 2026-11-27, against 1.56× and 1.29× in the slower
-  evening run before it; with 21 samples a cell on 2026-11-28, 1.80× and 1.38×.
+  evening run before it; with 21 samples a cell on 2026-11-28, 1.80× and 1.38×; with the
+  decoder's changes later that day (11 samples a cell, a slower machine), 1.51× and 1.32×.
 - **\`fetchCached\` of a 50 kB object on a first screen (issue 18).** In a browser started anew,
   every function Stowage runs is cold, while \`res.json()\` is native from its first call. Inflating
   the 12 kB envelope in fflate took 11–57 ms the first time; it now goes through the native
@@ -498,7 +548,13 @@ What the misses above come from, as measured (figures of a given run vary; the c
   JSON, about half of the server's CPU from N = 1,000 in every variant, so from N = 100 a hit
   saves a smaller share: 1.07–1.27× at N = 100 to 100,000 here (1.13–1.20× at N = 1,000 and 10,000
   on 2026-11-27). At N = 1,000,000 every variant
-  waits on ~80 MB of \`JSON.stringify\` per reply; 10 requests each give 0.67–1.07×, noise.
+  waits on ~80 MB of \`JSON.stringify\` per reply; 10 requests each give 0.67–1.07×, noise. A
+  sixth variant since 2026-11-28 measures the ceiling of any in-process cache: a handler that
+  returns the value it built once, without Redis or a cache. In its first run (N = 1, 100, 1,000
+  and 10,000, two 5 s runs each, on a loaded machine) it served 1.63×, 1.15×, 1.24× and 1.61×
+  msgpackr's req/s, and the Cache as its README configures it 1.42×, 1.18×, 1.19× and 1.37×: at
+  N = 100 and 1,000 the ceiling itself is under 1.3×, and the Cache's hits come within 0–15% of
+  it. The target cannot be met there by any cache in this handler.
 - **Issue 25, GC within 5 points of msgpackr's.** Missed at N = 10,000: 11.1% and 11.4% for the
   Stowage variants here against msgpackr's 3.2% (12.6% and 17.0% against 4.6% on 2026-11-27;
   25–26% in a run of 2026-11-25 without the columns the decoder now keeps on Node). A request now allocates as much as msgpackr's; V8's
@@ -847,6 +903,12 @@ ${codecV4Table(result<BrowserCodec>(browserCodec))}
 ## Decode and encode in the browser (issue 18)
 
 ${markdown(browserCodec)}
+
+## Large string tables in Chromium (issue 18)
+
+${markdown(browserText)}
+
+${LARGE_TABLES}
 
 ## Reads after a reload (issue 18)
 
