@@ -351,7 +351,12 @@ What the misses above come from, as measured (figures of a given run vary; the c
   The check stays: it is what turns a flipped bit in IndexedDB or in transit into
   CHECKSUM_MISMATCH instead of a wrong value, and \`JSON.parse\` checks nothing. Firefox: webhooks
   1.65–1.75× and browser-compat-data 1.47–1.91×, world-countries and emojibase within 1.2× in
-  most runs; SpiderMonkey builds the objects slower than V8 (format 2 is 1.9–2.9× \`JSON.parse\` there in the table below), and its
+  most runs (0.95× and 1.14× in the run of this build, webhooks 1.59×, browser-compat-data 1.33×). In
+  that run the persisted segments read at 3.28× in Firefox against 1.13× before, but every method
+  but \`JSON.parse\` and structuredClone slowed there too (format 2, which has no string table, 75 → 215
+  ms; msgpackr with bundleStrings 98 → 195 ms; \`JSON.stringify\` 89 → 489 ms), and the two builds
+  alternating in new Firefox pages decoded them alike (2.69–3.13× against 2.62–2.84× in that
+  harness): the page, not the change. SpiderMonkey builds the objects slower than V8 (format 2 is 1.9–2.9× \`JSON.parse\` there in the table below), and its
   timer's 1 ms steps make a 4–7 ms decode coarse.
 - **Dictionaries (issue 19): set + get and encode with a dictionary.** Without a
   dictionary a value under 1 KiB is not deflated at all (3.3 µs to encode a 0.9 kB user); with one
