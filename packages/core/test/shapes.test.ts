@@ -139,6 +139,19 @@ describe('the shape book', () => {
     again.forEach((shape, i) => (i < 8 ? expect(shape).toBe(first[i]) : expect(shape).not.toBe(first[i])))
   })
 
+  it('tells apart key lists that differ only in their last bytes past a whole word', () => {
+    // 67 bytes: the hash samples even offsets and the last byte; offset 65 is in the 3-byte tail and not sampled.
+    const lists = [0x41, 0x42, 0x43].map((c) => {
+      const bytes = new Uint8Array(67).fill(0x62)
+      bytes[65] = c
+      return bytes
+    })
+    expect(new Set(lists.map((b) => hashBytes(b, 0, 67))).size).toBe(1)
+    const shapes = lists.map((b, i) => shapeFor(view(b), b, 0, 67, () => [`tail${i}`]))
+    lists.forEach((b, i) => expect(shapeFor(view(b), b, 0, 67, () => ['again']).keys).toEqual([`tail${i}`]))
+    expect(new Set(shapes).size).toBe(3)
+  })
+
   it('decodes objects whose key lists differ only where the hash does not look, value after value', () => {
     // Nine keys of 7 characters: a 73-byte key list; the variants differ in one character of the fifth key.
     const objects = Array.from({ length: 30 }, (_, v) => {

@@ -56,17 +56,24 @@ export class Shape {
   private fromReader: FromReader | undefined
   private fromColumns: FromColumns | undefined
 
-  /** The signature's whole words, little-endian. */
+  /**
+   * The signature, kept as its length, its whole four-byte words (each read little-endian) and its
+   * last 0–3 bytes as one number.
+   */
+  private readonly size: number
   private readonly words: Int32Array | undefined
+  private readonly tail: number
   /** The next shape of the book's bucket that holds this one. */
   next: Shape | undefined
 
   /** `signature`: the bytes the keys were read from (their MessagePack array), where the book keeps the shape. */
   constructor(
     readonly keys: readonly string[],
-    private readonly signature?: Uint8Array,
+    signature?: Uint8Array,
   ) {
+    this.size = signature?.length ?? -1
     this.words = signature === undefined ? undefined : littleEndianWords(signature)
+    this.tail = signature === undefined ? 0 : tailOf(signature, 0, signature.length)
     this.hostile = keys.includes('__proto__')
     this.compilable = !this.hostile && keys.length <= MAX_COMPILED_KEYS && keys.every((k) => k.length <= MAX_COMPILED_KEY_LENGTH)
   }
@@ -77,12 +84,10 @@ export class Shape {
    * ~300-byte key lists cost as much in Chromium as the strings they replace.
    */
   matches(view: DataView, bytes: Uint8Array, start: number, end: number): boolean {
-    const own = this.signature
     const words = this.words
-    if (own === undefined || words === undefined || own.length !== end - start) return false
+    if (words === undefined || this.size !== end - start) return false
     for (let w = 0; w < words.length; w++) if (view.getInt32(start + 4 * w, true) !== words[w]) return false
-    for (let i = words.length * 4; i < own.length; i++) if (own[i] !== bytes[start + i]) return false
-    return true
+    return tailOf(bytes, start, end) === this.tail
   }
 
   /** Builds one object, reading its values in key order with `read`; may compile the shape while `allowance` lasts. */
@@ -132,6 +137,13 @@ export class Shape {
     if (this.fromColumns !== undefined) this.fromColumns(columns, i, count, out)
     return out
   }
+}
+
+// The last (end - start) % 4 bytes of bytes[start..end), as one number.
+function tailOf(bytes: Uint8Array, start: number, end: number): number {
+  let tail = 0
+  for (let i = start + ((end - start) & ~3); i < end; i++) tail = (tail << 8) | (bytes[i] as number)
+  return tail
 }
 
 // The whole four-byte words of `bytes`, each read little-endian (as `matches` reads the source).
