@@ -191,7 +191,11 @@ export function articleTargets(rows: ArticleRow[]): Array<[string, string, boole
   return [
     [`the Cache, local tier off, ≥ 1.0× msgpackr's req/s (geometric mean over N = 1 … 100,000)`, `${gmean.toFixed(2)}×`, gmean >= 1],
     [`the Cache, local tier off, ≥ 0.9× msgpackr's req/s at every N`, list(off), upTo.every((r) => x(r, off) >= 0.9)],
-    [`the Cache as its README configures it ≥ 1.3× msgpackr's req/s at every N`, list(readme), upTo.every((r) => x(r, readme) >= 1.3)],
+    [
+      `the Cache as its README configures it ≥ 1.3× msgpackr's req/s at every N`,
+      `${list(readme)} (with no cache at all, the ceiling: ${list('in-process value, no Redis (ceiling)')})`,
+      upTo.every((r) => x(r, readme) >= 1.3),
+    ],
     [`Redis memory ≤ msgpackr's at every N ≥ 10`, memoryOver.length === 0 ? 'every Stowage variant' : `over: ${memoryOver.join(', ')}`, memoryOver.length === 0],
     [`Redis memory < JSON's at N = 1`, one === undefined ? '—' : `${one.cells['Stowage codec']!.memory} B against ${one.cells.JSON!.memory} B`, one !== undefined && one.cells['Stowage codec']!.memory < one.cells.JSON!.memory],
     [

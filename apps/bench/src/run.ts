@@ -802,7 +802,9 @@ as the article used it (\`new Packr({ maxSharedStructures: 8160, structures: [] 
 structures live in the server process); Stowage's \`encode\`/\`decode\` in the article's handler
 (\`redis.set(key, encode(value))\`, \`decode(await redis.getBuffer(key))\`); the Cache with its
 in-process tier off (every request reads Redis, like the handlers above); the Cache as its README
-configures it (the in-process tier on). One server process per variant, started together; the
+configures it (the in-process tier on); and, since 2026-11-28, a handler that returns the value it
+built once, with no Redis and no cache (the ceiling of any in-process cache here). One server
+process per variant, started together; the
 runs go round the variants, 5 s each after a 1 s warm-up, and each variant keeps the better of two.
 N = 1,000,000 answers ~80 MB of JSON per request: 10 requests (one per connection) with a 120 s
 client timeout, once. Server, autocannon and Redis share this machine's 2 cores, with other work
