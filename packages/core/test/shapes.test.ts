@@ -97,6 +97,32 @@ describe('shape markers in hostile bytes', () => {
     expect(decode([0x92, 0xc7, 5, ExtType.SHAPE, 0x92, 0xa1, 0x61, 0xa1, 0x62, 1]).code).toBe(StowageErrorCode.CORRUPT)
   })
 
+  it('refuses a key list it has read before, under an object with more or fewer values than its keys', () => {
+    const keys = [0x92, 0xa2, 0x71, 0x31, 0xa2, 0x71, 0x32] // ["q1", "q2"], written nowhere else in these tests
+    expect(never.decode(sealRaw(new Uint8Array([0x93, 0xc7, keys.length, ExtType.SHAPE, ...keys, 1, 2]), 2))).toStrictEqual({ q1: 1, q2: 2 })
+    expect(decode([0x92, 0xc7, keys.length, ExtType.SHAPE, ...keys, 1]).code).toBe(StowageErrorCode.CORRUPT)
+    expect(decode([0x94, 0xc7, keys.length, ExtType.SHAPE, ...keys, 1, 2, 3]).code).toBe(StowageErrorCode.CORRUPT)
+  })
+
+  it('counts a shape\'s keys against maxItems alike when its bytes are new and when the book knows them', () => {
+    const outcomes = (maxItems: number, unique: string) => {
+      const codec = createCodec({ compress: 'never', maxItems })
+      // Keys written as str, and one written as a UTF16 extension (a lone surrogate), read again each time.
+      const keys = [`${unique}a`, `${unique}b`, `${unique}\ud800`]
+      const bytes = sealRaw(payload([Object.fromEntries(keys.map((k, i) => [k, i])), Object.fromEntries(keys.slice(0, 2).map((k, i) => [k, i]))]), 2)
+      const once = () => (caught(() => codec.decode(bytes)) as StowageError | undefined)?.code ?? 'ok'
+      return [once(), once(), once()]
+    }
+    const seen = new Set<string>()
+    for (let maxItems = 1; maxItems <= 12; maxItems++) {
+      const [first, second, third] = outcomes(maxItems, `m${maxItems}_${Math.random().toString(36).slice(2)}_`)
+      expect(second).toBe(first)
+      expect(third).toBe(first)
+      seen.add(first!)
+    }
+    expect(seen).toStrictEqual(new Set([StowageErrorCode.LIMIT_EXCEEDED, 'ok']))
+  })
+
   it('refuses keys that are not strings, and a marker anywhere but first in an array', () => {
     expect(decode([0x92, 0xc7, 2, ExtType.SHAPE, 0x91, 0x01, 1]).code).toBe(StowageErrorCode.CORRUPT)
     expect(decode([0x92, 0x01, 0xd4, ExtType.SHAPE_REF, 0]).code).toBe(StowageErrorCode.CORRUPT)
@@ -137,6 +163,18 @@ describe('the shape book', () => {
     again.forEach((shape, i) => expect(shape.keys).toEqual([i < 8 ? `k${i}` : `new${i}`]))
     // The first eight were kept; the others were built and let go, so a bucket cannot grow without bound.
     again.forEach((shape, i) => (i < 8 ? expect(shape).toBe(first[i]) : expect(shape).not.toBe(first[i])))
+  })
+
+  it('knows which key lists are str keys only, the ones it reads again without a second look', () => {
+    // `keys`: how many keys the decoder found there (the book is given them).
+    const plain = (bytes: number[], keys: number) => shapeFor(view(new Uint8Array(bytes)), new Uint8Array(bytes), 0, bytes.length, () => Array.from({ length: keys }, (_, i) => `k${i}`)).plain
+    expect(plain([0x92, 0xa1, 0x7a, 0xd9, 0x01, 0x79], 2)).toBe(true) // ["z", "y"] as fixstr and str8
+    expect(plain([0xdc, 0x00, 0x01, 0xda, 0x00, 0x01, 0x78], 1)).toBe(true) // array16 of one str16
+    expect(plain([0x92, 0xa1, 0x77, 0xd5, ExtType.UTF16, 0xd8, 0x00], 2)).toBe(false) // a UTF16 key
+    expect(plain([0x92, 0xa1, 0x76, 0x01], 2)).toBe(false) // a key that is not a string
+    expect(plain([0x91, 0xa1, 0x75, 0xa1], 1)).toBe(false) // bytes past the keys
+    expect(plain([0x92, 0xa1, 0x74], 2)).toBe(false) // fewer keys than the header says
+    expect(plain([0x93, 0xa1, 0x73, 0xa1, 0x72], 2)).toBe(false) // a header that says more keys than were found
   })
 
   it('tells apart key lists that differ only in their last bytes past a whole word', () => {

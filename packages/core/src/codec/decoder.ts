@@ -10,7 +10,7 @@ import type { ColumnPool } from './column-pool.js'
 import { KeyCache, MAX_CACHED_KEY } from './key-cache.js'
 import type { Platform } from './platform/platform.js'
 import { TableText } from './table-text.js'
-import { define, MAX_COMPILES_PER_DECODE, shapeFor, type CompileAllowance, type ReadNext, type Shape } from './shape-book.js'
+import { define, knownShape, MAX_COMPILES_PER_DECODE, shapeFor, type CompileAllowance, type ReadNext, type Shape } from './shape-book.js'
 import { addBigintBytes, checkBigintSize, readBigint } from './types/bigint.js'
 import { mapFromData, regexpFromData, setFromData } from './types/collections.js'
 import { dictFromData, fromDeltas } from './types/records.js'
@@ -826,12 +826,22 @@ export class Decoder {
       if (shape === undefined) throw corrupt('a shape reference to a shape not defined before it')
       this.pos = data + length
     } else {
-      this.pos = data
-      const outerEnd = this.end
-      this.end = data + length
-      shape = this.keyList(k)
-      if (this.pos !== this.end) throw corrupt('a shape has bytes its keys do not use')
-      this.end = outerEnd
+      // Bytes the book already read as k str keys are those keys again: counted and charged as
+      // keyList counts and charges them, without a second walk over them (skipKeys).
+      const known = knownShape(this.view, bytes, data, data + length)
+      if (known !== undefined && known.plain && known.keys.length === k) {
+        this.count(k)
+        this.spend(k * KEY_LIST_WORK)
+        this.pos = data + length
+        shape = known
+      } else {
+        this.pos = data
+        const outerEnd = this.end
+        this.end = data + length
+        shape = this.keyList(k)
+        if (this.pos !== this.end) throw corrupt('a shape has bytes its keys do not use')
+        this.end = outerEnd
+      }
       this.shapes.push(shape)
     }
     if (shape.keys.length !== k) throw corrupt('an object has more or fewer values than its shape has keys')

@@ -65,6 +65,11 @@ export class Shape {
   private readonly tail: number
   /** The next shape of the book's bucket that holds this one. */
   next: Shape | undefined
+  /**
+   * Whether the signature is a MessagePack array of str keys only: bytes that, met again, need no
+   * second look (a key written as a UTF16 extension is decoded, and charged as work, every time).
+   */
+  readonly plain: boolean
 
   /** `signature`: the bytes the keys were read from (their MessagePack array), where the book keeps the shape. */
   constructor(
@@ -74,6 +79,7 @@ export class Shape {
     this.size = signature?.length ?? -1
     this.words = signature === undefined ? undefined : littleEndianWords(signature)
     this.tail = signature === undefined ? 0 : tailOf(signature, 0, signature.length)
+    this.plain = signature !== undefined && strKeysOnly(signature, keys.length)
     this.hostile = keys.includes('__proto__')
     this.compilable = !this.hostile && keys.length <= MAX_COMPILED_KEYS && keys.every((k) => k.length <= MAX_COMPILED_KEY_LENGTH)
   }
@@ -139,6 +145,25 @@ export class Shape {
   }
 }
 
+// Whether `bytes` are exactly a MessagePack array header of `k` and `k` str values.
+function strKeysOnly(bytes: Uint8Array, k: number): boolean {
+  const head = bytes[0] as number
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  let at = (head & 0xf0) === 0x90 ? 1 : head === 0xdc ? 3 : head === 0xdd ? 5 : -1
+  if (at < 0 || at > bytes.length) return false
+  if ((head === 0xdc ? view.getUint16(1) : head === 0xdd ? view.getUint32(1) : head & 0x0f) !== k) return false
+  for (let i = 0; i < k; i++) {
+    if (at >= bytes.length) return false
+    const b = bytes[at] as number
+    if (b >= 0xa0 && b < 0xc0) at += 1 + (b & 0x1f)
+    else if (b === 0xd9) at += 2 + (bytes[at + 1] as number)
+    else if (b === 0xda) at += 3 + (((bytes[at + 1] as number) << 8) | (bytes[at + 2] as number))
+    else if (b === 0xdb) at += at + 5 <= bytes.length ? 5 + view.getUint32(at + 1) : 5
+    else return false
+  }
+  return at === bytes.length
+}
+
 // The last (end - start) % 4 bytes of bytes[start..end), as one number.
 function tailOf(bytes: Uint8Array, start: number, end: number): number {
   let tail = 0
@@ -169,6 +194,15 @@ let shapes = 0
 // A chain stops growing at this length: a shape whose bucket is full is built but not kept, so
 // key lists made to collide cost at most this many comparisons each.
 const MAX_CHAIN = 8
+
+/**
+ * The shape the book keeps for exactly the bytes `bytes[start..end)`, or `undefined` (`view`: a
+ * DataView of `bytes`). Nothing is decoded or added.
+ */
+export function knownShape(view: DataView, bytes: Uint8Array, start: number, end: number): Shape | undefined {
+  for (let s = book.get(hashBytes(bytes, start, end)); s !== undefined; s = s.next) if (s.matches(view, bytes, start, end)) return s
+  return undefined
+}
 
 /**
  * The shape whose keys are written as `bytes[start..end)` (their MessagePack array; `view`: a
