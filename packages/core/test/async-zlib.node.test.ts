@@ -94,6 +94,39 @@ describe('encodeAsync with a deflate of the caller', () => {
     expect(createCodec().decode(bytes)).toStrictEqual(value)
   })
 
+  it('hands each call in flight a payload of its own, and reuses a payload\'s memory only once its deflate has resolved', async () => {
+    const auto = createCodec({ compress: 'always' })
+    const values = Array.from({ length: 6 }, (_, v) => ({ rows: value.rows.map((row) => ({ ...row, v })) }))
+    // Deflates later, in the reverse order of the calls: every payload is still in use when the
+    // next call copies its own, and each must still hold its own bytes when it is deflated.
+    const lent: Uint8Array[] = []
+    const release: (() => void)[] = []
+    const slow: AsyncDeflate = (payload) => {
+      lent.push(payload)
+      const kept = payload.slice()
+      return new Promise((resolve, reject) => {
+        release.push(() => (payload.every((b, i) => b === kept[i]) ? resolve(new Uint8Array(deflateRawSync(payload))) : reject(new Error('a payload changed while its deflate ran'))))
+      })
+    }
+    const encoding = values.map((v) => auto.encodeAsync(v, undefined, { deflate: slow }))
+    await new Promise((r) => setTimeout(r, 0))
+    expect(new Set(lent.map((p) => p.buffer)).size).toBe(values.length)
+    for (const go of release.reverse()) go()
+    const bytes = await Promise.all(encoding)
+    expect(bytes.map((b) => createCodec().decode(b))).toStrictEqual(values)
+    // Later calls reuse that memory, and their envelopes stay right.
+    const seen = new Set(lent.map((p) => p.buffer))
+    const { deflate } = counting()
+    const later: AsyncDeflate = (payload) => {
+      lent.push(payload)
+      return deflate(payload)
+    }
+    for (const v of values) expect(createCodec().decode(await auto.encodeAsync(v, undefined, { deflate: later }))).toStrictEqual(v)
+    expect(lent.slice(values.length).some((p) => seen.has(p.buffer))).toBe(true)
+    // The envelopes handed out before are not touched by the calls that reused the memory.
+    expect(bytes.map((b) => createCodec().decode(b))).toStrictEqual(values)
+  })
+
   it('passes its rejection on as it is, and refuses a result that is not bytes', async () => {
     const gone = new Error('the worker stopped')
     expect(await createCodec({ compress: 'always' }).encodeAsync(value, undefined, { deflate: () => Promise.reject(gone) }).catch((e: unknown) => e)).toBe(gone)

@@ -7,6 +7,7 @@ import { crc32 as jsCrc32, crc32Range } from './crc32.js'
 import { Decoder } from './decoder.js'
 import { DepthExceeded, Encoder, Refused } from './encoder.js'
 import { checkCrc, checkSizes, headerMeta, MAX_TIME, readHeader, sealDeflated, sealPayload, type Crc32, type EnvelopeMeta, type Header, type SealMeta } from './envelope.js'
+import { PayloadCopies } from './payload-copies.js'
 import { encodeTagStamp } from './tag-stamp.js'
 import { hasCycle, pathTo } from './find-path.js'
 import { CRC_SIZE, MAX_HEADER_SIZE } from './format.js'
@@ -110,7 +111,9 @@ export type AsyncInflate = (deflated: Uint8Array, payloadLength: number) => Prom
  * Deflates a payload somewhere other than the calling thread (a Worker, say), for
  * {@link Codec.encodeAsync}: it must resolve to a raw deflate stream (no zlib or gzip wrapper, no
  * preset dictionary) of exactly `payload`, at a level of its choosing. The codec seals it (header,
- * CRC-32) and, as always, keeps the payload uncompressed when deflating does not pay.
+ * CRC-32) and, as always, keeps the payload uncompressed when deflating does not pay. `payload` is
+ * the codec's to reuse once the promise has resolved: copy what is needed later (as when posting
+ * it to a Worker) before resolving.
  */
 export type AsyncDeflate = (payload: Uint8Array) => Promise<Uint8Array>
 
@@ -180,6 +183,7 @@ class StowageCodec implements Codec {
   private readonly decoder: Decoder
   private readonly defaultMeta: SealMeta
   private readonly crc32: Crc32
+  private readonly copies = new PayloadCopies()
   private readonly dictionaries: readonly Dictionary[]
 
   constructor(
@@ -222,18 +226,21 @@ class StowageCodec implements Codec {
     const sealedOrCopy = this.withPayload(value, (buf, start, end, version, valueWork) => {
       if (!this.wantsDeflate(end - start) || (deflate === undefined && end - start < this.platform.asyncDeflateMin)) return this.seal(buf, start, end, valueWork, settled, version)
       work = valueWork
-      const copy = new Uint8Array(MAX_HEADER_SIZE + end - start)
+      const copy = this.copies.take(MAX_HEADER_SIZE + end - start)
       copy.set(buf.subarray(start, end), MAX_HEADER_SIZE)
-      return { copy, version }
+      return { copy, end: MAX_HEADER_SIZE + end - start, version }
     })
     if (!('copy' in sealedOrCopy)) return sealedOrCopy
-    const { copy, version } = sealedOrCopy
-    const payload = copy.subarray(MAX_HEADER_SIZE)
+    const { copy, end, version } = sealedOrCopy
+    const payload = copy.subarray(MAX_HEADER_SIZE, end)
     const deflated = deflate !== undefined ? await deflate(payload) : await this.platform.deflateAsync(payload, this.level(payload.length), dictionary?.bytes)
     if (!(deflated instanceof Uint8Array)) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'the deflate given to encodeAsync resolved to something other than bytes')
     const bytes = this.keeps(deflated, payload, work)
       ? sealDeflated(payload.length, deflated, dictionary?.id, settled, this.crc32, version, this.payloadCrc(payload, dictionary))
-      : sealPayload(copy, MAX_HEADER_SIZE, copy.length, settled, this.crc32, version)
+      : sealPayload(copy, MAX_HEADER_SIZE, end, settled, this.crc32, version)
+    // Both sealed forms are copies: the payload's memory serves a later call (not after a failed
+    // deflate, which might still be reading it).
+    this.copies.give(copy)
     return { bytes: this.platform.handOut(bytes), payloadLength: payload.length }
   }
 

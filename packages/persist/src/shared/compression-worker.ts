@@ -58,6 +58,13 @@ const ANSWER_TIMEOUT_MS = 5000
  */
 const SPARE_BUFFERS = 5
 
+/**
+ * The size of a new buffer for `length` bytes: a quarter more (in whole 4 KiB pages), so that later
+ * payloads of about the same size travel in it. A save's segments differ by a few percent from one
+ * to the next, and exact-size buffers fitted only the smaller ones.
+ */
+const withRoom = (length: number): number => (length <= 4096 ? length : (length + (length >> 2) + 4095) & ~4095)
+
 /** A worker that deflates and inflates, and the way to stop it. */
 export interface CompressionWorker {
   /** For `encodeAsync`'s `deflate`: a failed worker rejects with a plain Error. */
@@ -132,7 +139,7 @@ export function startCompressionWorker(): CompressionWorker | undefined {
       // A copy of its own, moved to the worker (the caller keeps its bytes), in a buffer the worker
       // handed back when one is large enough.
       const fits = spare.findIndex((b) => b.byteLength >= bytes.length)
-      const input = fits >= 0 ? (spare.splice(fits, 1)[0] as ArrayBuffer) : new ArrayBuffer(bytes.length)
+      const input = fits >= 0 ? (spare.splice(fits, 1)[0] as ArrayBuffer) : new ArrayBuffer(withRoom(bytes.length))
       new Uint8Array(input, 0, bytes.length).set(bytes)
       worker.postMessage({ id, input, length: bytes.length, limit }, [input])
     })

@@ -1,0 +1,28 @@
+// Memory for the payloads encodeEnvelopeAsync hands to another thread's deflate. Each must outlive
+// the shared encoder buffer across an await, so it is copied; a new array per payload cost its
+// pages' first touch in Chromium (a 512 KiB segment of the persister's save: 21 ms of the main
+// thread over a 5,000-query save after a reload, apps/bench/RESULTS.md "App state persisted"),
+// where a copy into memory in hand costs a small fraction of that. A copy comes back once its
+// deflate has settled: neither sealed form keeps it (sealPayload copies the bytes out).
+
+/** Copies kept for later payloads at most. */
+const KEPT = 4
+/** Larger copies are not kept, so one huge value does not pin its memory. */
+const KEPT_MAX = 8 * 1024 * 1024
+
+/** A few arrays, each lent for one payload and given back. Not shared between codecs. */
+export class PayloadCopies {
+  private readonly kept: Uint8Array[] = []
+
+  /** An array of at least `length` bytes, of those given back or new (with a quarter more room, so later payloads of about the same size fit). */
+  take(length: number): Uint8Array {
+    const at = this.kept.findIndex((array) => array.length >= length)
+    if (at >= 0) return this.kept.splice(at, 1)[0] as Uint8Array
+    return new Uint8Array(length <= 4096 ? length : (length + (length >> 2) + 4095) & ~4095)
+  }
+
+  /** Takes `array` back for a later payload (nothing may read or write it afterwards), while fewer than a few are kept. */
+  give(array: Uint8Array): void {
+    if (array.length <= KEPT_MAX && this.kept.length < KEPT) this.kept.push(array)
+  }
+}
