@@ -330,7 +330,8 @@ const WHY_MISSED = `## Why targets are missed
 
 What the misses above come from, as measured (figures of a given run vary; the causes do not):
 
-- **Browser decode (issue 18), the webhook payloads against \`JSON.parse\`.** Format 3's string
+- **Browser decode (issue 18): the webhook payloads against \`JSON.parse\` (met in Chromium in the
+  latest run), and Firefox.** Format 3's string
   table turned per-string UTF-8 decoding into one native call (world-countries went from 2.5× to
   0.45–0.71× \`JSON.parse\` in Chromium, emojibase to 0.71–0.75×, browser-compat-data to
   0.90–1.28×). For the 329 webhook payloads, two native passes that \`JSON.parse\` does not make
@@ -350,11 +351,19 @@ What the misses above come from, as measured (figures of a given run vary; the c
   string tables in pieces (section "Large string tables in Chromium"): the webhooks at 1.03× in
   the next run, a miss by 3%; world-countries 0.50×, emojibase 0.71×, browser-compat-data 0.72×,
   the persisted segments 0.55×. What is left of the webhooks' decode is the CRC-32, the one
-  \`TextDecoder\` call per table, and the JavaScript that builds the objects.
+  \`TextDecoder\` call per table, and the JavaScript that builds the objects. In a later session a
+  SHAPE marker whose key-list bytes the shape book already read as str keys was taken from the
+  book without walking its keys again: 1.21× against 1.26× \`JSON.parse\` in new Chromium pages, the
+  two builds alternating (6 pages each), and 0.89× in the full run that followed (met; the same
+  run read world-countries at 0.47×, emojibase 0.74×, browser-compat-data 0.70×, the persisted
+  segments 0.48×). Most of the step from 1.03× is the run: this machine moves these ratios by
+  ±0.1 from one run to the next, and the change bought about 3%.
   The check stays: it is what turns a flipped bit in IndexedDB or in transit into
   CHECKSUM_MISMATCH instead of a wrong value, and \`JSON.parse\` checks nothing. Firefox: webhooks
   1.65–1.75× and browser-compat-data 1.47–1.91×, world-countries and emojibase within 1.2× in
-  most runs (0.95× and 1.14× in the run of this build, webhooks 1.59×, browser-compat-data 1.33×). In
+  most runs (0.95× and 1.14× in the run before, webhooks 1.59×, browser-compat-data
+  1.33×; in the latest run webhooks 1.47×, world-countries 1.17×, emojibase 1.31×,
+  browser-compat-data 1.50×, the persisted segments 1.08×). In
   that run the persisted segments read at 3.28× in Firefox against 1.13× before, but every method
   but \`JSON.parse\` and structuredClone slowed there too (format 2, which has no string table, 75 → 215
   ms; msgpackr with bundleStrings 98 → 195 ms; \`JSON.stringify\` 89 → 489 ms), and the two builds
@@ -380,10 +389,10 @@ What the misses above come from, as measured (figures of a given run vary; the c
   In one page, restore is met (0.65–0.91× the clone over runs) and so is save (0.92–0.99× the JSON
   persister; 1.03× for the small queries on 2026-11-27, a tie this machine cannot settle). What
   keeps a restore after a reload above the clone (1.23–1.72× over runs; 1.43× and 1.41× on
-  2026-11-28, 1.43× and 1.48×, then 1.33× and 1.48×, in the latest runs that day, with the decoder's one-pass
+  2026-11-28, 1.43× and 1.48×, then 1.33× and 1.48×, in the latest runs that day, and 1.62× and 1.69× in a later session's run of the next build, with the decoder's one-pass
   DELTA, whole-table RECORDS builders and faster CRC-32, which a cold decoder hardly feels) is the decoder running cold, in a browser that is still starting. After a
   page reload in a running browser (the bench's section since 2026-11-28, a user's F5) it is
-  1.13× and 1.26× in the latest run (1.09× and 1.30×, 1.11× and 1.25×, then 1.20× and 1.25×, in the runs before); started one second after the page loaded, 1.16× and 1.37× after a browser
+  1.16× and 1.82× in the later session's run, 1.13× and 1.26× in the run before it (1.09× and 1.30×, 1.11× and 1.25×, then 1.20× and 1.25×, in the runs before); started one second after the page loaded, 1.16× and 1.37× after a browser
   restart and 1.18× and 1.32× after a page reload (table under "After a page reload"): the
   browser's start costs both persisters, and what is left is the JIT. In one page, a second
   restore right after the first took 72–79 ms against 168–219 ms (the small queries, five fresh
@@ -404,14 +413,22 @@ What the misses above come from, as measured (figures of a given run vary; the c
   Otherwise the decoder running cold: the first ten segments (~5 MB) take ~100 ms and the rest 2–5 ms
   each, while the clone's deserialization is native from its first call; opening the database,
   reading the manifest and the batch read of the segments take another 40–95 ms before the first
-  decode (two batch reads, the first four segments alone, made no difference in an A/B). Save
-  after a reload (1.19–1.71× over runs; 1.36× and 1.47× in the latest, 1.21× and 1.37× after a
+  decode (two batch reads, the first four segments alone, made no difference in an A/B). The
+  string tables are 34.8 MB of UTF-8 over the webhooks' 67 segments, and \`TextDecoder\` turned
+  them into strings in 52–70 ms of the restore's main thread (timed call by call after two real
+  reloads, 2026-11-28). Having the worker decode them beside its inflate, and post the strings
+  with the payload, made the restore slower, not faster: 529 against 394 ms (medians of 5 after
+  real reloads), the main thread busy 100 ms longer and in GC for 104 ms against 54 in a trace.
+  Strings that cross \`postMessage\` are copied into V8's young generation and copied again by
+  each scavenge, where \`TextDecoder\`'s strings are not. Not kept. Save
+  after a reload (1.19–1.71× over runs; 1.51× and 1.58× in a later session's run of 2026-11-28,
+  1.27× and 1.33× after a page reload; 1.36× and 1.47× in the run before, 1.21× and 1.37× after a
   page reload, 2026-11-28 (1.25×, 1.42×, 1.28× and 1.37×, then 1.36×, 1.49×, 1.32× and 1.44×, in
   the runs before it); 1.35× and 1.51× late on 2026-11-27, on a quiet machine; 0.73×
   and 0.80× in the evening run before it, on a machine that ran browsers 2–5× slower, which slowed
   the JSON persister's one large write most): encoding in JavaScript costs 4–5× \`JSON.stringify\`
   in Chromium, and more while cold (profiled, encoding the segments, \`encodeEnvelopeAsync\`, is ~64%
-  of a first save's busy main thread: ~307 of 476 ms for the webhooks). Warm, in one Chromium page (2026-11-28, V8's sampling profiler over 3 s of passes), encoding the 329 webhook payloads took 14.1 ms against 2.0 ms of \`JSON.stringify\`: 23% in sealing the envelope, which copies the payload into memory of its own (in that page, allocating 329 arrays of the envelopes' sizes alone took 2.6 ms, and allocating and filling 38 arrays of ~0.5 MB, 37 ms: fresh memory costs there before a byte is written), 18% in \`TextEncoder.encodeInto\` of the string tables, 9% in the CRC-32, the rest in the encoder's walk of the value. Long tasks: each segment is decoded in the restore's own loop, between its
+  of a first save's busy main thread: ~307 of 476 ms for the webhooks). Warm, in one Chromium page (2026-11-28, V8's sampling profiler over 3 s of passes), encoding the 329 webhook payloads took 14.1 ms against 2.0 ms of \`JSON.stringify\`: 23% in sealing the envelope, which copies the payload into memory of its own (in that page, allocating 329 arrays of the envelopes' sizes alone took 2.6 ms, and allocating and filling 38 arrays of ~0.5 MB, 37 ms: fresh memory costs there before a byte is written), 18% in \`TextEncoder.encodeInto\` of the string tables, 9% in the CRC-32, the rest in the encoder's walk of the value. The copy of each segment's payload that \`encodeEnvelopeAsync\` hands the worker went into new memory too, 21 ms of a first save's main thread in a profile; since 2026-11-28 it goes into arrays the codec keeps and reuses once the worker answered. Long tasks: each segment is decoded in the restore's own loop, between its
   pauses for the page (not in whichever task the worker's answer arrives); in one Chromium page
   the longest restore task (worst round) was 83 ms in the bench run of 2026-11-24 and 15–28 ms
   since (different runs on a noisy machine, not an A/B). After a reload, restore tasks are within
@@ -420,8 +437,8 @@ What the misses above come from, as measured (figures of a given run vary; the c
   (every task there is 2–5× its length earlier the same day). Saving after a reload still has one: a
   page's first save used to encode 32 queries to learn their size and then a whole 512 KiB segment
   in one task (64 ms in a trace); it now probes 8, yields, and starts with 64 KiB segments that
-  double (82 ms worst round left, the webhooks; 69, 54, 55, then 42, 64 and 69 ms in the latest runs and
-  54, 44, 70, then 60 ms after a page reload, 27–36 ms for the small queries), and the task that remains holds a full
+  double (82 ms worst round left, the webhooks; 69, 54, 55, then 42, 64, 69 and 78 ms in the latest runs and
+  54, 44, 70, 60, then 68 ms after a page reload, 27–36 ms for the small queries), and the task that remains holds a full
   mark-compact pause of V8 (36–40 ms of a 66–69 ms task in two traces) that the bench page's own
   5,000 structured clones leave behind: no slicing of the save's own work shortens it. Firefox's
   restore in one page has its longest tasks at 30–175 ms over runs (154, 94, 134, then 124 ms worst
