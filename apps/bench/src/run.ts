@@ -206,8 +206,10 @@ const fetchProfile = run('fetch-profile.ts')
 const persistProfile = run('persist-profile.ts')
 
 const targets = codecTargets(loaded, result<DictionaryResult>(dictionary))
-const browserTargets = issue18Targets(result<BrowserCodec>(browserCodec), [...result<Browser>(reload), ...result<Browser>(fetches)], [...result<Browser>(persistState), ...result<Browser>(persistFirefox)])
-const browser = result<Browser>(idb)
+// idb-bench.ts's RESULT holds issue 9's rows and issue 18's for the webhooks ("Chromium, webhooks: …").
+const issue18Idb = (row: Browser[number]) => row[0].startsWith('Chromium, webhooks:')
+const browserTargets = issue18Targets(result<BrowserCodec>(browserCodec), [...result<Browser>(idb).filter(issue18Idb), ...result<Browser>(reload), ...result<Browser>(fetches)], [...result<Browser>(persistState), ...result<Browser>(persistFirefox)])
+const browser = result<Browser>(idb).filter((row) => !issue18Idb(row))
 const dictionary19 = issue19Targets(result<DictionaryRedis>(dictionaryRedis))
 const hostileRows = result<Hostile>(hostile)
 const missed = [
@@ -458,6 +460,16 @@ What the misses above come from, as measured (figures of a given run vary; the c
   restore 0.59× and 0.58× the clone, save 0.42× and 0.50× the JSON persister (met), longest
   restore task 165 and 116 ms (missed). The rows at the top keep the quiet machine's run before
   these changes.
+- **Chromium, webhooks in one page: fetch → value at 1.23× the JSON path (issue 18 asks 0.8×).**
+  Each of the 329 payloads is its own response and its own IndexedDB transaction, one after
+  another: 0.68 ms a payload for \`fetchCached\` against 0.55 ms for \`res.json()\` and a
+  structured-clone put (2026-11-28). Both pay the transaction (0.45 ms of a clone put); the
+  envelopes are the page codec's own (not deflated at these sizes), and Stowage's path reads the
+  response as bytes, decodes them (the CRC-32, then JavaScript where \`res.json()\` is native: ~0.9×
+  \`JSON.parse\` in the decode table) and stores them through the Cache (\`setBytes\`: its claims,
+  the in-process tier and the store's own bookkeeping around the put). Per response that is
+  ~0.13 ms more than the JSON path, work a batch of responses cannot share. Direct writes meet
+  their 1.5× (1.44×).
 - **Reads after a reload.** Each sample starts a new browser on the profile: opening the database
   and the cold JIT of the decoder are in every figure, as they are after a real reload; the clone
   path's deserialization is native from its first call. The CRC-32 no longer runs cold (section
@@ -788,7 +800,7 @@ ${markdown(streams)}
 
 ${markdown(crc)}
 
-## IndexedDB in Chromium (issues 5 and 9)
+## IndexedDB in Chromium (issues 5, 9 and 18)
 
 ${markdown(idb)}
 
