@@ -9,6 +9,7 @@ import { ExtType } from './format.js'
 import type { ColumnPool } from './column-pool.js'
 import { KeyCache, MAX_CACHED_KEY } from './key-cache.js'
 import type { Platform } from './platform/platform.js'
+import { strictUtf8 } from './strict-utf8.js'
 import { TableText } from './table-text.js'
 import { define, knownShape, MAX_COMPILES_PER_DECODE, shapeFor, type CompileAllowance, type ReadNext, type Shape } from './shape-book.js'
 import { addBigintBytes, checkBigintSize, readBigint } from './types/bigint.js'
@@ -27,8 +28,6 @@ export interface DecoderSettings {
   readonly extensions: readonly Extension[]
 }
 
-// ignoreBOM: a leading U+FEFF is part of the string (or of the string table), not a byte order mark to drop.
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 const EMPTY = new Uint8Array(0)
 // Floats are read through these 8 bytes (in the machine's byte order) rather than a DataView per
 // payload: making a view costs more than decoding a small value's numbers.
@@ -484,7 +483,7 @@ export class Decoder {
       }
     }
     try {
-      return utf8.decode(this.bytes.subarray(start, end))
+      return strictUtf8.decode(this.bytes.subarray(start, end))
     } catch (e) {
       throw corrupt('a string is not valid UTF-8', e)
     }

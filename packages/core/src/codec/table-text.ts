@@ -3,16 +3,15 @@
 // decoded and kept in pieces: in Chromium one TextDecoder call over a few hundred KiB can cost
 // 10–40 times the same bytes decoded 64 KiB at a time (apps/bench/RESULTS.md, "Large string tables
 // in Chromium"), and joining the pieces into one string would copy the table once more.
+import { strictUtf8 } from './strict-utf8.js'
 
-// ignoreBOM: a leading U+FEFF is part of the table, not a byte order mark to drop.
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 /** Tables up to this many bytes are decoded in one call; longer ones in pieces of this size. */
 export const TABLE_PIECE = 64 * 1024
 const NONE: readonly string[] = []
 
 /** Decodes UTF-8 (throwing TypeError where it is not valid) as pieces of at most {@link TABLE_PIECE} bytes. */
 function decodePieces(bytes: Uint8Array): string[] {
-  if (bytes.length <= TABLE_PIECE) return [utf8.decode(bytes)]
+  if (bytes.length <= TABLE_PIECE) return [strictUtf8.decode(bytes)]
   // A decoder of its own: a piece that throws would leave a streaming decoder holding the first
   // bytes of a sequence, which its next call would read as the start of another input.
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })

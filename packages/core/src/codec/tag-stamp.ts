@@ -10,6 +10,7 @@
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { corrupt, truncated } from '../errors/make.js'
 import { StowageError } from '../errors/stowage-error.js'
+import { strictUtf8 } from './strict-utf8.js'
 
 /** Most tags one envelope carries, and most UTF-8 bytes of one tag. */
 export const MAX_TAGS = 255
@@ -19,8 +20,6 @@ export const MAX_TAG_BYTES = 255
 const utf8 = new TextEncoder()
 // In a `u` pattern a surrogate pair is one code point: only lone surrogates match.
 const LONE_SURROGATE = /\p{Cs}/u
-// ignoreBOM: a tag may begin with U+FEFF; dropping it would read back another tag.
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
 function isTagMap(tags: unknown): tags is ReadonlyMap<string, number> {
   return tags instanceof Map
