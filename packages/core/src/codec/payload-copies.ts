@@ -14,11 +14,15 @@ const KEPT_MAX = 8 * 1024 * 1024
 export class PayloadCopies {
   private readonly kept: Uint8Array[] = []
 
-  /** An array of at least `length` bytes, of those given back or new (with a quarter more room, so later payloads of about the same size fit). */
+  /**
+   * An array of at least `length` bytes, of those given back or new: with a quarter more room (in
+   * whole 4 KiB pages) when it could be kept, so that later payloads of about the same size fit.
+   */
   take(length: number): Uint8Array {
     const at = this.kept.findIndex((array) => array.length >= length)
     if (at >= 0) return this.kept.splice(at, 1)[0] as Uint8Array
-    return new Uint8Array(length <= 4096 ? length : (length + (length >> 2) + 4095) & ~4095)
+    const roomy = Math.ceil((length * 1.25) / 4096) * 4096
+    return new Uint8Array(length <= 4096 || roomy > KEPT_MAX ? length : roomy)
   }
 
   /** Takes `array` back for a later payload (nothing may read or write it afterwards), while fewer than a few are kept. */

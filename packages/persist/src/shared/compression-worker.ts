@@ -61,9 +61,13 @@ const SPARE_BUFFERS = 5
 /**
  * The size of a new buffer for `length` bytes: a quarter more (in whole 4 KiB pages), so that later
  * payloads of about the same size travel in it. A save's segments differ by a few percent from one
- * to the next, and exact-size buffers fitted only the smaller ones.
+ * to the next, and exact-size buffers fitted only the smaller ones. Past 16 MiB, exactly `length`
+ * (no segment is that large: a value of its own, whose buffer is not worth the room).
  */
-const withRoom = (length: number): number => (length <= 4096 ? length : (length + (length >> 2) + 4095) & ~4095)
+function withRoom(length: number): number {
+  const roomy = Math.ceil((length * 1.25) / 4096) * 4096
+  return length <= 4096 || roomy > 16 * 1024 * 1024 ? length : roomy
+}
 
 /** A worker that deflates and inflates, and the way to stop it. */
 export interface CompressionWorker {
