@@ -391,10 +391,10 @@ What the misses above come from, as measured (figures of a given run vary; the c
   In one page, restore is met (0.65–0.91× the clone over runs) and so is save (0.92–0.99× the JSON
   persister; 1.03× for the small queries on 2026-11-27, a tie this machine cannot settle). What
   keeps a restore after a reload above the clone (1.23–1.72× over runs; 1.43× and 1.41× on
-  2026-11-28, 1.43× and 1.48×, then 1.33× and 1.48×, in the latest runs that day, and 1.62× and 1.69× in a later session's run of the next build, with the decoder's one-pass
+  2026-11-28, 1.43× and 1.48×, then 1.33× and 1.48×, in the latest runs that day, and 1.62× and 1.69×, then 1.49× and 1.46×, in a later session's runs of the next builds, with the decoder's one-pass
   DELTA, whole-table RECORDS builders and faster CRC-32, which a cold decoder hardly feels) is the decoder running cold, in a browser that is still starting. After a
   page reload in a running browser (the bench's section since 2026-11-28, a user's F5) it is
-  1.16× and 1.82× in the later session's run, 1.13× and 1.26× in the run before it (1.09× and 1.30×, 1.11× and 1.25×, then 1.20× and 1.25×, in the runs before); started one second after the page loaded, 1.16× and 1.37× after a browser
+  1.16× and 1.82×, then 1.22× and 1.55×, in the later session's runs, 1.13× and 1.26× in the run before them (1.09× and 1.30×, 1.11× and 1.25×, then 1.20× and 1.25×, in the runs before); started one second after the page loaded, 1.16× and 1.37× after a browser
   restart and 1.18× and 1.32× after a page reload (table under "After a page reload"): the
   browser's start costs both persisters, and what is left is the JIT. In one page, a second
   restore right after the first took 72–79 ms against 168–219 ms (the small queries, five fresh
@@ -423,8 +423,8 @@ What the misses above come from, as measured (figures of a given run vary; the c
   real reloads), the main thread busy 100 ms longer and in GC for 104 ms against 54 in a trace.
   Strings that cross \`postMessage\` are copied into V8's young generation and copied again by
   each scavenge, where \`TextDecoder\`'s strings are not. Not kept. Save
-  after a reload (1.19–1.71× over runs; 1.51× and 1.58× in a later session's run of 2026-11-28,
-  1.27× and 1.33× after a page reload; 1.36× and 1.47× in the run before, 1.21× and 1.37× after a
+  after a reload (1.19–1.71× over runs; 1.51× and 1.58×, then 1.32× and 1.26×, in a later session's runs of 2026-11-28,
+  1.27× and 1.33×, then 1.27× and 1.22×, after a page reload; 1.36× and 1.47× in the run before, 1.21× and 1.37× after a
   page reload, 2026-11-28 (1.25×, 1.42×, 1.28× and 1.37×, then 1.36×, 1.49×, 1.32× and 1.44×, in
   the runs before it); 1.35× and 1.51× late on 2026-11-27, on a quiet machine; 0.73×
   and 0.80× in the evening run before it, on a machine that ran browsers 2–5× slower, which slowed
@@ -440,7 +440,8 @@ What the misses above come from, as measured (figures of a given run vary; the c
   page's first save used to encode 32 queries to learn their size and then a whole 512 KiB segment
   in one task (64 ms in a trace); it now probes 8, yields, and starts with 64 KiB segments that
   double (82 ms worst round left, the webhooks; 69, 54, 55, then 42, 64, 69 and 78 ms in the latest runs and
-  54, 44, 70, 60, then 68 ms after a page reload, 27–36 ms for the small queries), and the task that remains holds a full
+  54, 44, 70, 60, then 68 ms after a page reload; since the later session of 2026-11-28 each segment is also sized
+  to encode in about twice \`sliceMs\` at the speed of the one before, 60 and 55 ms, medians 40 and 53, 27–36 ms for the small queries), and the task that remains holds a full
   mark-compact pause of V8 (36–40 ms of a 66–69 ms task in two traces) that the bench page's own
   5,000 structured clones leave behind: no slicing of the save's own work shortens it. Firefox's
   restore in one page has its longest tasks at 30–175 ms over runs (154, 94, 134, then 124 ms worst

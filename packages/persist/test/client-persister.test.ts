@@ -1,4 +1,4 @@
-import { createCodec, inspect, StowageError, StowageErrorCode, type Codec } from '@stowage/core'
+import { createCodec, inspect, StowageError, StowageErrorCode, type AsyncEncodeOptions, type Codec, type EnvelopeMeta } from '@stowage/core'
 import { createIdbStore } from '@stowage/idb'
 import { QueryClient } from '@tanstack/query-core'
 import { persistQueryClient, persistQueryClientRestore, persistQueryClientSave } from '@tanstack/query-persist-client-core'
@@ -62,7 +62,8 @@ describe('whole-client persister', () => {
     const qc = client()
     // ~1,000 bytes of MessagePack a query, 3 MB in all: distinct strings, so nothing shrinks them.
     for (let i = 0; i < 3000; i++) qc.setQueryData(['item', i], { i, text: `${i}:`.padEnd(1000, String.fromCharCode(97 + (i % 26))) })
-    const persister = createStowageClientPersister({ store, throttleTime: 0, segmentBytes: 512 * 1024, codec: { compress: 'never' } })
+    // sliceMs: long enough that no segment is cut for the time its encode takes (the next test).
+    const persister = createStowageClientPersister({ store, throttleTime: 0, segmentBytes: 512 * 1024, sliceMs: 1000, codec: { compress: 'never' } })
     const sizes = async () => {
       const manifest = createCodec().decode<{ segments: string[] }>((await store.get('tanstack-query-client:manifest'))!)
       return Promise.all(manifest.segments.map(async (id) => inspect((await store.get(`tanstack-query-client:s:${id}`))!).payloadLength))
@@ -82,6 +83,36 @@ describe('whole-client persister', () => {
     await persistQueryClientSave({ queryClient: qc, persister })
     const added = (await sizes()).slice(first.length)
     expect(kib(added[0]!)).toBeGreaterThan(400)
+  })
+
+  it('sizes each segment so that its encode takes about twice sliceMs, at the speed of the segment before, never under 64 KiB', async () => {
+    const store = recordingStore()
+    const qc = client()
+    // ~1,000 bytes of MessagePack a query, 3 MB in all.
+    for (let i = 0; i < 3000; i++) qc.setQueryData(['item', i], { i, text: `${i}:`.padEnd(1000, String.fromCharCode(97 + (i % 26))) })
+    // An encoder that takes at least 0.05 ms a query: at most ~20,000 bytes a ms, so a 16 ms
+    // segment holds at most ~320 KiB where segmentBytes would take 512.
+    const base = createCodec({ compress: 'never' })
+    const slow: Codec = Object.assign(Object.create(base) as Codec, {
+      encodeEnvelopeAsync: (value: unknown, meta?: EnvelopeMeta, options?: AsyncEncodeOptions) => {
+        const until = performance.now() + 0.05 * (Array.isArray(value) ? value.length : 1)
+        while (performance.now() < until) {
+          // busy, as a cold encoder is
+        }
+        return base.encodeEnvelopeAsync(value, meta, options)
+      },
+    })
+    const persister = createStowageClientPersister({ store, throttleTime: 0, segmentBytes: 512 * 1024, sliceMs: 8, codec: slow })
+    await persistQueryClientSave({ queryClient: qc, persister })
+    const manifest = createCodec().decode<{ segments: string[] }>((await store.get('tanstack-query-client:manifest'))!)
+    const sizes = await Promise.all(manifest.segments.map(async (id) => inspect((await store.get(`tanstack-query-client:s:${id}`))!).payloadLength / 1024))
+    // Past the ramp's first segments (64, 128, 256 KiB), none reaches 512 KiB, and none is under 64.
+    expect(sizes.length).toBeGreaterThan(8)
+    for (const kib of sizes.slice(3, -1)) {
+      expect(kib).toBeLessThan(400)
+      expect(kib).toBeGreaterThan(56)
+    }
+    expect((await persister.restoreClient())?.clientState.queries).toHaveLength(3000)
   })
 
   it('a change to one query encodes again only the segment that holds it, and rewrites only that segment', async () => {

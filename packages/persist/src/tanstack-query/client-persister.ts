@@ -39,7 +39,11 @@ export interface StowageClientPersisterOptions {
   readonly codec?: Codec | CodecOptions
   /** Milliseconds to wait after a change before writing; changes meanwhile are written together. 0 writes on the next task. Defaults to 1000. */
   readonly throttleTime?: number
-  /** Lets the page run between segments once this many ms of encoding or decoding have passed (one segment is one step). Defaults to 8. */
+  /**
+   * Lets the page run between segments once this many ms of encoding or decoding have passed (one
+   * segment is one step); a save also sizes its segments so that each encodes in about twice this
+   * long, at the speed it measured on the segment before (never under 64 KiB). Defaults to 8.
+   */
   readonly sliceMs?: number
   /**
    * About how many bytes of MessagePack one segment holds: a segment takes as many queries as fit

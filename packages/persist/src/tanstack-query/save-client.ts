@@ -25,6 +25,15 @@ const PROBE_QUERIES = 8
  */
 const RAMP_STEPS = 3
 const RAMP_FLOOR = 64 * 1024
+/**
+ * Encoding a segment is one task of the main thread: each next segment is also sized so that it
+ * should encode in about this many times `sliceMs` (16 ms by default), at the speed per byte the
+ * segment before it was encoded. A cold encoder, in a page just loaded, is several times slower
+ * than a warm one: after a reload in Chromium 156 one 512 KiB segment of the webhook payloads took
+ * ~30 ms, and with a 20 ms garbage collection in it made the save's 52–78 ms task (apps/bench,
+ * persist-bench.ts). Never below RAMP_FLOOR (or `segmentBytes`, when smaller).
+ */
+const ENCODE_SLICES = 2
 
 /** A query as a segment stores it: without its promise, without the errors no envelope holds. */
 function storable(query: DehydratedQuery): DehydratedQuery {
@@ -102,11 +111,18 @@ async function writeSegments(ctx: SegmentContext, book: SegmentBook, queries: re
     }
   }
   let deflating: Promise<Encoded[]> | undefined
+  // MessagePack bytes the main thread encoded per ms in the last segment (unknown before the first).
+  let bytesPerMs = Infinity
   for (let at = 0, k = 0; at < queries.length; k++) {
-    const target = ramp ? Math.min(ctx.segmentBytes, Math.max(RAMP_FLOOR, ctx.segmentBytes / 2 ** Math.max(0, RAMP_STEPS - k))) : ctx.segmentBytes
+    const ramped = ramp ? Math.min(ctx.segmentBytes, Math.max(RAMP_FLOOR, ctx.segmentBytes / 2 ** Math.max(0, RAMP_STEPS - k))) : ctx.segmentBytes
+    const target = Math.min(ramped, Math.max(Math.min(RAMP_FLOOR, ctx.segmentBytes), bytesPerMs * ENCODE_SLICES * ctx.sliceMs))
     const group = queries.slice(at, at + Math.max(1, Math.floor(target / book.bytesPerQuery)))
     at += group.length
+    // The encode runs now, up to the deflate it awaits: what this call takes is the segment's task.
+    const started = performance.now()
     const next = encodeSegments(ctx, group, worker)
+    const took = performance.now() - started
+    if (took > 0) bytesPerMs = (group.length * book.bytesPerQuery) / took
     next.catch(() => {}) // awaited below, after the segment before it
     if (deflating !== undefined) await write(await deflating)
     deflating = next
