@@ -479,7 +479,9 @@ What the misses above come from, as measured (figures of a given run vary; the c
   optimized the decoder yet. On a quiet machine that costs more against the clone than on a slow
   one: 1.91× in a batch and 1.14× one by one on 2026-11-27, against 1.56× and 1.29× in the slower
   evening run before it; with 21 samples a cell on 2026-11-28, 1.80× and 1.38×; with the
-  decoder's changes later that day (11 samples a cell, a slower machine), 1.51× and 1.32×.
+  decoder's changes later that day (11 samples a cell, a slower machine), 1.51× and 1.32×; at the
+  end of a later session that day (11 samples, a machine 3–4× faster: the clone's batch in 81 ms
+  against 280), 1.68× and 1.51×, the server's envelopes 2.63×.
 - **\`fetchCached\` of a 50 kB object on a first screen (issue 18).** In a browser started anew,
   every function Stowage runs is cold, while \`res.json()\` is native from its first call. Inflating
   the 12 kB envelope in fflate took 11–57 ms the first time; it now goes through the native
@@ -491,7 +493,9 @@ What the misses above come from, as measured (figures of a given run vary; the c
   a first screen"): in an A/B, first load 1.67× against 1.93×, reload 1.12× against 1.37×
   (1.63× and 1.46× in the evening's bench run, on a machine that ran browsers 2–5× slower; 1.80×
   and 1.89× on 2026-11-27 on a quiet one, and 2.31× and 1.44× with 21 samples a cell on
-  2026-11-28, where the JSON path's 20–33 ms leave less to hide Stowage's JavaScript behind). What is left is not one hotspot but Stowage's JavaScript running
+  2026-11-28, where the JSON path's 20–33 ms leave less to hide Stowage's JavaScript behind; 2.27×
+  and 1.72× in the next run on a slow machine, and 2.51× and 1.78× at the end of a later session
+  that day, the JSON path at 23 and 17 ms). What is left is not one hotspot but Stowage's JavaScript running
   cold: profiled (section "Where the main thread's time goes on a first screen"), a first load
   keeps the main thread busy for 63 ms against the JSON path's 18, 43 ms of it in the bundle's
   JavaScript, spread over 140 functions of which 11 take 1 ms or more of their own time (the decode
