@@ -444,9 +444,9 @@ What the misses above come from, as measured (figures of a given run vary; the c
   to encode in about twice \`sliceMs\` at the speed of the one before, 60 and 55 ms, medians 40 and 53, 27–36 ms for the small queries), and the task that remains holds a full
   mark-compact pause of V8 (36–40 ms of a 66–69 ms task in two traces) that the bench page's own
   5,000 structured clones leave behind: no slicing of the save's own work shortens it. Firefox's
-  restore in one page has its longest tasks at 30–175 ms over runs (154, 94, 134, then 124 ms worst
-  rounds for the webhooks in the latest runs, 34, 52, 30, then 48 ms for the small queries; its
-  save's, 51, 82, 62, then 46 ms for the webhooks), the same kind of pause: timed segment
+  restore in one page has its longest tasks at 30–175 ms over runs (154, 94, 134, 124, then 119 ms worst
+  rounds for the webhooks in the latest runs, 34, 52, 30, 48, then 60 ms for the small queries; its
+  save's, 51, 82, 62, 46, then 73 ms for the webhooks), the same kind of pause: timed segment
   by segment in three restores of the webhooks in one Firefox page (late 2026-11-27), segments
   decoded in a median of 3–4 ms (90th percentile 7–13 ms), and every task over 30 ms was one
   segment of the usual size taking 29–64 ms, a different one in each restore (segments 22, 47 and
