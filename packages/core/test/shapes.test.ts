@@ -104,23 +104,39 @@ describe('shape markers in hostile bytes', () => {
     expect(decode([0x94, 0xc7, keys.length, ExtType.SHAPE, ...keys, 1, 2, 3]).code).toBe(StowageErrorCode.CORRUPT)
   })
 
-  it('counts a shape\'s keys against maxItems alike when its bytes are new and when the book knows them', () => {
-    const outcomes = (maxItems: number, unique: string) => {
-      const codec = createCodec({ compress: 'never', maxItems })
-      // Keys written as str, and one written as a UTF16 extension (a lone surrogate), read again each time.
-      const keys = [`${unique}a`, `${unique}b`, `${unique}\ud800`]
-      const bytes = sealRaw(payload([Object.fromEntries(keys.map((k, i) => [k, i])), Object.fromEntries(keys.slice(0, 2).map((k, i) => [k, i]))]), 2)
+  it('counts and charges a shape\'s keys alike when its bytes are new and when the book knows them', () => {
+    // Objects of 8 keys are written as SHAPE markers at first sight; one key is a lone surrogate (a
+    // UTF16 extension, which takes the walk every time), in one of the two shapes.
+    const valueOf = (unique: string) => {
+      const str = Array.from({ length: 8 }, (_, i) => `${unique}k${i}`)
+      const utf16 = [...str.slice(0, 7), `${unique}\ud800`]
+      return [Object.fromEntries(str.map((k, i) => [k, i])), Object.fromEntries(utf16.map((k, i) => [k, i]))]
+    }
+    expect(markers(payload(valueOf('probe'))).shapes).toBe(2)
+    // 80 shapes of 8 keys: 640 keys at KEY_LIST_WORK each, past the budget of maxWorkPerByte 1 only.
+    const manyShapes = (unique: string) => Array.from({ length: 80 }, (_, j) => Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`${unique}${j}k${i}`, i])))
+    expect(markers(payload(manyShapes('probe'))).shapes).toBe(80)
+    const outcomes = (options: { maxItems?: number; maxWorkPerByte?: number }, unique: string) => {
+      const codec = createCodec({ compress: 'never', ...options })
+      const bytes = sealRaw(payload(options.maxItems === undefined ? manyShapes(unique) : valueOf(unique)), 2)
       const once = () => (caught(() => codec.decode(bytes)) as StowageError | undefined)?.code ?? 'ok'
       return [once(), once(), once()]
     }
-    const seen = new Set<string>()
-    for (let maxItems = 1; maxItems <= 12; maxItems++) {
-      const [first, second, third] = outcomes(maxItems, `m${maxItems}_${Math.random().toString(36).slice(2)}_`)
-      expect(second).toBe(first)
-      expect(third).toBe(first)
-      seen.add(first!)
+    const unique = (tag: string) => `${tag}_${Math.random().toString(36).slice(2)}_`
+    for (const [name, values] of [
+      ['maxItems', Array.from({ length: 64 }, (_, i) => i + 1)],
+      ['maxWorkPerByte', [1, 2, 3, 4]],
+    ] as const) {
+      const seen = new Set<string>()
+      for (const limit of values) {
+        // The first decode reads new bytes (the keys are unique), the next two find them in the book.
+        const [first, second, third] = outcomes({ [name]: limit }, unique(`${name}${limit}`))
+        expect([name, limit, second]).toStrictEqual([name, limit, first])
+        expect([name, limit, third]).toStrictEqual([name, limit, first])
+        seen.add(first!)
+      }
+      expect([name, seen]).toStrictEqual([name, new Set([StowageErrorCode.LIMIT_EXCEEDED, 'ok'])])
     }
-    expect(seen).toStrictEqual(new Set([StowageErrorCode.LIMIT_EXCEEDED, 'ok']))
   })
 
   it('refuses keys that are not strings, and a marker anywhere but first in an array', () => {

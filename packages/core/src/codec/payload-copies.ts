@@ -15,18 +15,31 @@ export class PayloadCopies {
   private readonly kept: Uint8Array[] = []
 
   /**
-   * An array of at least `length` bytes, of those given back or new: with a quarter more room (in
-   * whole 4 KiB pages) when it could be kept, so that later payloads of about the same size fit.
+   * An array of at least `length` bytes: the smallest given back that fits, or a new one, with a
+   * quarter more room (in whole 4 KiB pages) when it could be kept, so that later payloads of
+   * about the same size fit.
    */
   take(length: number): Uint8Array {
-    const at = this.kept.findIndex((array) => array.length >= length)
+    let at = -1
+    for (let i = 0; i < this.kept.length; i++) {
+      const size = (this.kept[i] as Uint8Array).length
+      if (size >= length && (at < 0 || size < (this.kept[at] as Uint8Array).length)) at = i
+    }
     if (at >= 0) return this.kept.splice(at, 1)[0] as Uint8Array
     const roomy = Math.ceil((length * 1.25) / 4096) * 4096
     return new Uint8Array(length <= 4096 || roomy > KEPT_MAX ? length : roomy)
   }
 
-  /** Takes `array` back for a later payload (nothing may read or write it afterwards), while fewer than a few are kept. */
+  /**
+   * Takes `array` back for a later payload (nothing may read or write it afterwards): kept while
+   * there is room, else in place of the smallest kept when larger (so that small arrays from a
+   * page's first payloads do not hold the places of the large ones that come after).
+   */
   give(array: Uint8Array): void {
-    if (array.length <= KEPT_MAX && this.kept.length < KEPT) this.kept.push(array)
+    if (array.length > KEPT_MAX) return
+    if (this.kept.length < KEPT) return void this.kept.push(array)
+    let smallest = 0
+    for (let i = 1; i < this.kept.length; i++) if ((this.kept[i] as Uint8Array).length < (this.kept[smallest] as Uint8Array).length) smallest = i
+    if (array.length > (this.kept[smallest] as Uint8Array).length) this.kept[smallest] = array
   }
 }

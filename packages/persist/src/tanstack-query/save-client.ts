@@ -122,7 +122,9 @@ async function writeSegments(ctx: SegmentContext, book: SegmentBook, queries: re
     const started = performance.now()
     const next = encodeSegments(ctx, group, worker)
     const took = performance.now() - started
-    if (took > 0) bytesPerMs = (group.length * book.bytesPerQuery) / took
+    // A clock that did not move (browsers coarsen it to 0.1–1 ms, more when resisting
+    // fingerprinting): faster than it can tell, so no limit from this segment.
+    bytesPerMs = took > 0 ? (group.length * book.bytesPerQuery) / took : Infinity
     next.catch(() => {}) // awaited below, after the segment before it
     if (deflating !== undefined) await write(await deflating)
     deflating = next
