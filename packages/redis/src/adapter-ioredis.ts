@@ -27,6 +27,13 @@ export function isIoredis(client: unknown): client is Client {
   return typeof client === 'object' && client !== null && typeof (client as Redis).getBuffer === 'function' && typeof (client as Redis).callBuffer === 'function'
 }
 
+// ioredis Cluster checks that a pipeline's keys belong to one node with its own slot function
+// (cluster-key-slot), which places some keys with odd hash tags elsewhere than Redis does
+// (`foo{}{bar}`: Redis hashes the whole key, as an empty first tag says; cluster-key-slot does
+// not). Keys this store groups in one slot, as Redis places them, can then be refused as spanning
+// nodes. Such a batch goes one command at a time instead, each routed (and redirected) on its own.
+const isSlotGroupRefusal = (e: unknown): boolean => /same slots allocation group/.test(String((e as Error)?.message ?? e))
+
 export function ioredisAdapter(client: Client): RedisAdapter {
   const isCluster = (client as { isCluster?: boolean }).isCluster === true
   // EVALSHA, and EVAL once when the server's script cache does not have it (a restart, SCRIPT FLUSH).
@@ -42,7 +49,13 @@ export function ioredisAdapter(client: Client): RedisAdapter {
   const evalHeadMany = async (script: string, calls: Array<[string, Array<Buffer | string>]>): Promise<Array<Uint8Array | null>> => {
     const pipeline = client.pipeline()
     for (const [key, args] of calls) pipeline.callBuffer('EVALSHA', sha1(script), 1, key, ...args)
-    const results = (await pipeline.exec()) as Reply[] | null
+    let results: Reply[] | null
+    try {
+      results = (await pipeline.exec()) as Reply[] | null
+    } catch (e) {
+      if (!isCluster || !isSlotGroupRefusal(e)) throw e
+      return Promise.all(calls.map(([key, args]) => evalHead(script, key, args)))
+    }
     if (results === null) throw new Error('the pipeline was discarded')
     return Promise.all(
       results.map(async ([error, value], i) => {
@@ -70,7 +83,12 @@ export function ioredisAdapter(client: Client): RedisAdapter {
     async setMany(entries) {
       const pipeline = client.pipeline()
       for (const { key, value, ttl } of entries) pipeline.callBuffer('SET', key, toBuffer(value), ...ttlArgs(ttl))
-      replies((await pipeline.exec()) as Reply[] | null)
+      try {
+        replies((await pipeline.exec()) as Reply[] | null)
+      } catch (e) {
+        if (!isCluster || !isSlotGroupRefusal(e)) throw e
+        await Promise.all(entries.map(({ key, value, ttl }) => client.callBuffer('SET', key, toBuffer(value), ...ttlArgs(ttl))))
+      }
     },
     async delHeadMany(keys) {
       return evalHeadMany(DEL_RETURNING_HEAD, keys.map((key) => [key, []]))
@@ -81,7 +99,12 @@ export function ioredisAdapter(client: Client): RedisAdapter {
         if (ms === undefined) pipeline.persist(key)
         else pipeline.pexpire(key, Math.ceil(ms))
       }
-      replies((await pipeline.exec()) as Reply[] | null)
+      try {
+        replies((await pipeline.exec()) as Reply[] | null)
+      } catch (e) {
+        if (!isCluster || !isSlotGroupRefusal(e)) throw e
+        await Promise.all(keys.map((key) => (ms === undefined ? client.persist(key) : client.pexpire(key, Math.ceil(ms)))))
+      }
     },
     async mget(keys) {
       return (await client.mgetBuffer(...keys)).map(fromBuffer)

@@ -1,5 +1,6 @@
 // The arrays encodeAsync lends for the payloads it hands to another thread's deflate (see
-// codec/payload-copies.ts), and how encodeAsync gives them back.
+// codec/payload-copies.ts), and how encodeAsync gives them back. On Node: the tests hand in
+// node:zlib's deflate.
 import { deflateRawSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { PayloadCopies } from '../src/codec/payload-copies.js'
