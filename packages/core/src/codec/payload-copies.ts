@@ -7,8 +7,13 @@
 
 /** Copies kept for later payloads at most. */
 const KEPT = 4
-/** Larger copies are not kept, so one huge value does not pin its memory. */
-const KEPT_MAX = 8 * 1024 * 1024
+/**
+ * Larger copies are not kept, so that large values do not pin their memory: a codec lives as long
+ * as its process (a server's Cache encodes its large values with encodeAsync), and keeps at most
+ * KEPT copies of up to 2 MiB. The persister's segments (512 KiB by default, 640 KiB with the room
+ * added) fit well under it.
+ */
+const KEPT_MAX = 2 * 1024 * 1024
 
 /** A few arrays, each lent for one payload and given back. Not shared between codecs. */
 export class PayloadCopies {
