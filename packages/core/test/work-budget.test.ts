@@ -6,7 +6,7 @@
 import fc from 'fast-check'
 import { deflateSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
-import { MAX_COMPILES_PER_DECODE, Shape, type CompileAllowance } from '../src/codec/shape-book.js'
+import { COMPILE_AFTER, MAX_COMPILES_PER_DECODE, Shape, type CompileAllowance } from '../src/codec/shape-book.js'
 import {
   createCodec,
   decode,
@@ -78,10 +78,10 @@ describe('decode work is bounded by the input', () => {
 
   it('compiles at most MAX_COMPILES_PER_DECODE shapes in one decode, however many are used often enough (item 13)', () => {
     const allowance: CompileAllowance = { left: MAX_COMPILES_PER_DECODE }
-    const read = () => 1
+    const read = { value: () => 1 }
     for (let s = 0; s < 500; s++) {
       const shape = new Shape([`s${s}a`, `s${s}b`])
-      for (let use = 0; use < 8; use++) expect(shape.read(read, allowance)).toStrictEqual({ [`s${s}a`]: 1, [`s${s}b`]: 1 })
+      for (let use = 0; use < COMPILE_AFTER; use++) expect(shape.read(read, allowance)).toStrictEqual({ [`s${s}a`]: 1, [`s${s}b`]: 1 })
     }
     expect(allowance.left).toBe(0)
     // A later decode compiles the next ones.

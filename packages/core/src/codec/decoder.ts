@@ -11,7 +11,7 @@ import { KeyCache, MAX_CACHED_KEY } from './key-cache.js'
 import type { Platform } from './platform/platform.js'
 import { strictUtf8 } from './strict-utf8.js'
 import { TableText } from './table-text.js'
-import { define, knownShape, MAX_COMPILES_PER_DECODE, shapeFor, type CompileAllowance, type ReadNext, type Shape } from './shape-book.js'
+import { define, knownShape, MAX_COMPILES_PER_DECODE, shapeFor, type CompileAllowance, type Shape, type ValueSource } from './shape-book.js'
 import { addBigintBytes, checkBigintSize, readBigint } from './types/bigint.js'
 import { mapFromData, regexpFromData, setFromData } from './types/collections.js'
 import { dictFromData, fromDeltas } from './types/records.js'
@@ -51,7 +51,7 @@ const WORDWISE = 48
 const POOLED_FROM = 4096
 
 /** Decodes payloads; one instance is reused across calls, so it is not re-entrant (the codec makes another for a nested call). */
-export class Decoder {
+export class Decoder implements ValueSource {
   private bytes: Uint8Array = EMPTY
   private dataView: DataView | undefined
   // The payload as 32-bit words from its first 4-byte-aligned byte (`wordsFrom`), to check four
@@ -83,7 +83,6 @@ export class Decoder {
   private level = 0
   private readonly keys = new KeyCache()
   private readonly extensions = new Map<number, Extension>()
-  private readonly next: ReadNext = () => this.value()
   // Reading a prefix (scan): an extension may run past the bytes at hand.
   private prefix = false
   private busy = false
@@ -235,7 +234,8 @@ export class Decoder {
     if (++this.depth > this.settings.maxDepth) throw limitExceeded(`the value is nested deeper than maxDepth (${this.settings.maxDepth})`)
   }
 
-  private value(): unknown {
+  /** Reads the next value of the payload (a shape's builder calls it for each of an object's values). */
+  value(): unknown {
     if (this.pos >= this.end) throw truncated('the payload ends in the middle of a value')
     const b = this.bytes[this.pos++] as number
     if (b < 0x80) return b
@@ -394,7 +394,7 @@ export class Decoder {
     if (n > 1) {
       const shape = this.shapeAhead(n - 1)
       if (shape !== undefined) {
-        out = shape.read(this.next, this.compiles)
+        out = shape.read(this, this.compiles)
         this.depth--
         return out
       }
@@ -709,7 +709,7 @@ export class Decoder {
     const shape = length > 1 ? this.shapeAhead(length - 1) : undefined
     if (shape !== undefined) {
       // An object is no DELTA data; read first, as a reader of the whole value would.
-      shape.read(this.next, this.compiles)
+      shape.read(this, this.compiles)
       throw corrupt('bad delta extension')
     }
     const out = into !== undefined && length === n ? into : new Array<unknown>(length)

@@ -7,8 +7,14 @@
 // "What each decoder change bought"). Where code generation is not allowed (a Content Security
 // Policy without 'unsafe-eval', Cloudflare Workers), objects are built by keyed stores.
 
-/** Reads the next value of the payload. */
-export type ReadNext = () => unknown
+/**
+ * What a shape's objects take their values from, one `value()` a key, in key order: the decoder
+ * itself. A compiled builder calls it directly, not through a closure: cold, as after a reload, a
+ * second call per value is a cost of its own.
+ */
+export interface ValueSource {
+  value(): unknown
+}
 /**
  * How many more shapes one decode may compile. Compiling costs ~100–300 µs a shape: 500 shapes
  * used 8 times each in a 46 kB envelope once cost 80 ms more than used 7 times (issue 20).
@@ -19,12 +25,18 @@ export interface CompileAllowance {
 
 /** Shapes one decode may compile at most; the others are compiled by later decodes that use them. */
 export const MAX_COMPILES_PER_DECODE = 8
-type FromReader = (read: ReadNext) => Record<string, unknown>
+type FromReader = (source: ValueSource) => Record<string, unknown>
 type FromColumns = (columns: readonly (readonly unknown[])[], from: number, count: number, out: unknown[]) => void
 
-// A shape is compiled after this many objects were built with it (counted across calls), so
-// one-off shapes cost no compilation.
-const COMPILE_AFTER = 8
+/**
+ * A shape is compiled after this many objects were built with it (counted across calls). In a page
+ * that has just loaded, a compile costs ~60 µs of `new Function` and as much again at the
+ * builder's first calls, which run cold: ~100–150 objects' worth of keyed stores. Restoring 5,000
+ * webhook queries compiled 320 shapes after 8 uses each (19 ms in `new Function` alone); after 128
+ * uses the restore took 370 against 400 ms (medians of 9 new browsers), the small queries 238
+ * against 249 (apps/bench/RESULTS.md, "When a shape is compiled").
+ */
+export const COMPILE_AFTER = 128
 // Shapes with more keys, or longer keys, are not compiled: the source text would be large for a
 // rare case.
 const MAX_COMPILED_KEYS = 128
@@ -96,20 +108,20 @@ export class Shape {
     return tailOf(bytes, start, end) === this.tail
   }
 
-  /** Builds one object, reading its values in key order with `read`; may compile the shape while `allowance` lasts. */
-  read(read: ReadNext, allowance: CompileAllowance): Record<string, unknown> {
-    if (this.fromReader !== undefined) return this.fromReader(read)
+  /** Builds one object, its values taken from `source` in key order; may compile the shape while `allowance` lasts. */
+  read(source: ValueSource, allowance: CompileAllowance): Record<string, unknown> {
+    if (this.fromReader !== undefined) return this.fromReader(source)
     if (this.compilable && ++this.uses >= COMPILE_AFTER && allowance.left > 0) {
       allowance.left--
-      this.fromReader = compile<FromReader>('r', `return {${this.keys.map((k) => `${JSON.stringify(k)}:r()`).join(',')}}`)
-      if (this.fromReader !== undefined) return this.fromReader(read)
+      this.fromReader = compile<FromReader>('d', `return {${this.keys.map((k) => `${JSON.stringify(k)}:d.value()`).join(',')}}`)
+      if (this.fromReader !== undefined) return this.fromReader(source)
     }
     const keys = this.keys
     const out: Record<string, unknown> = {}
     if (this.hostile) {
-      for (let j = 0; j < keys.length; j++) define(out, keys[j] as string, read())
+      for (let j = 0; j < keys.length; j++) define(out, keys[j] as string, source.value())
     } else {
-      for (let j = 0; j < keys.length; j++) out[keys[j] as string] = read()
+      for (let j = 0; j < keys.length; j++) out[keys[j] as string] = source.value()
     }
     return out
   }
