@@ -358,6 +358,26 @@ one page (passes 10–40, three pages each, alternating): 1.21–1.38× \`JSON.p
 is met a few times and the compile does not pay back; a page that keeps decoding them compiles
 them after 128 objects and then runs as before.`
 
+const WORKER_MESSAGES = `The persister's restore inflates segments in a Worker (packages/persist/src/shared/compression-worker.ts)
+while the main thread decodes. Each \`postMessage\` to the worker is a task posted to the worker's
+thread; timed call by call in restores of 5,000 queries after a real reload (Chromium 156, this
+2-core machine), most took well under 0.1 ms and some 1–3 ms: 70 messages cost the webhooks'
+restore 19 ms of its main thread (8–28 ms over five restores), 39 messages the small queries' 14
+ms. Since 2026-11-28 (the session of 11:30–14:30) the asks made in one task go in one message,
+and a restore keeps up to six segments inflating (four before), asked for three at a time once
+half of them are decoded. A first save in a new browser, then the restore in another, the two
+builds alternating (medians):
+
+| | webhooks: messages / ms in postMessage / restore ms | small queries: messages / ms in postMessage / restore ms |
+|---|---|---|
+| one message per ask, four ahead | 70 / 19 / 371–382 (three runs of 5–9 pairs) | 39 / 14 / 245–248 |
+| asks of one task in one message, six ahead in threes | 23 / 23 / 354–382 | 12 / 2 / 211–223 |
+
+The small queries' restores were faster in each of the three runs (211, 215 and 223 ms against
+247, 245 and 248); the webhooks' were within the noise (354, 364 and 382 against 379, 371 and
+382), and their time in \`postMessage\` did not fall with the number of messages. The saves did not
+change (each segment's deflate is asked for in a task of its own).`
+
 const WHY_MISSED = `## Why targets are missed
 
 What the misses above come from, as measured (figures of a given run vary; the causes do not):
@@ -567,7 +587,7 @@ What the misses above come from, as measured (figures of a given run vary; the c
   8 bytes); inflating and decoding 15 MiB costs 61 ms warm, the rest is the new process touching
   the new memory. Counting inflated bytes dearer would store sparse honest values (zeros in typed
   arrays) uncompressed, so it waits for measurements of that trade.
-- **What \`@stowage/persist\` + \`@stowage/idb\` add to an app: 36.5 KiB gzipped against issue 18's
+- **What \`@stowage/persist\` + \`@stowage/idb\` add to an app: 36.6 KiB gzipped against issue 18's
   20 KiB** (idb-keyval with TanStack's persister: 0.9 KiB; the compression worker added 0.8 KiB).
   Most of it is \`@stowage/core\`'s codec (27.0 KiB: shapes, the string table, RECORDS, the limits and the work budget, the portable
   build's check for bytes after a deflate stream, the messages that name bytes which became text),
@@ -1026,6 +1046,10 @@ ${CRC_COLD}
 ## When a shape is compiled (issue 18)
 
 ${SHAPE_COMPILE}
+
+## Messages to the compression worker (issue 18)
+
+${WORKER_MESSAGES}
 `
 writeFileSync(join(here, '..', 'RESULTS.md'), results)
 // The raw figures behind RESULTS.md, for anyone who wants other ratios.

@@ -96,6 +96,32 @@ describe('compression worker', () => {
     }
   })
 
+  it.runIf(hasWorkers)('sends the asks of one task in one message, each answered as its own, a refused one among them too', async () => {
+    const sent: number[] = []
+    const post = Worker.prototype.postMessage
+    Worker.prototype.postMessage = function (this: Worker, message: { jobs: unknown[] }, transfer: Transferable[]) {
+      sent.push(message.jobs.length)
+      return post.call(this, message, transfer)
+    } as typeof post
+    const worker = startCompressionWorker()!
+    try {
+      const payloads = Array.from({ length: 5 }, (_, i) => new TextEncoder().encode(`payload ${i} `.repeat(500 + 100 * i)))
+      const deflated = await Promise.all(payloads.map((p) => worker.deflate(p)))
+      expect(sent).toStrictEqual([5])
+      const answers = await Promise.allSettled([...deflated.map((d, i) => worker.inflate(d, payloads[i]!.length)), worker.inflate(new Uint8Array([0xff, 0xfe, 0xfd, 0xfc]), 100)])
+      expect(sent).toStrictEqual([5, 6])
+      expect(answers.slice(0, 5).map((a) => (a.status === 'fulfilled' ? new TextDecoder().decode(a.value) : a.reason))).toStrictEqual(payloads.map((p) => new TextDecoder().decode(p)))
+      expect(answers[5]).toMatchObject({ status: 'rejected', reason: { code: StowageErrorCode.CORRUPT } })
+      // Asks of separate tasks go separately.
+      await worker.deflate(payloads[0]!)
+      await worker.deflate(payloads[1]!)
+      expect(sent).toStrictEqual([5, 6, 1, 1])
+    } finally {
+      Worker.prototype.postMessage = post
+      worker.close()
+    }
+  })
+
   it.runIf(hasWorkers)('rejects with a plain Error once closed, so that the restore inflates on the main thread instead', async () => {
     const worker = startCompressionWorker()!
     worker.close()

@@ -7,40 +7,51 @@
 // without `worker-src blob:`), there is no worker and the codec does it on the main thread.
 import { StowageError, StowageErrorCode, type AsyncDeflate, type AsyncInflate } from '@stowage/core'
 
+/** One piece of work for the worker: see {@link inWorker}. */
+interface Job {
+  readonly id: number
+  readonly input: ArrayBuffer
+  readonly length: number
+  readonly limit: number
+}
+
 // The worker's message handler. It runs in the worker as the text of this function (so it refers
-// to nothing outside it): deflates the first `length` bytes of `input` (`limit` 0), or inflates them
-// into at most `limit` bytes (the payload size the envelope announces), stopping as soon as the
-// stream would pass it; answers with the bytes or an error message, and hands `input` back (both
+// to nothing outside it). A message holds one or more jobs, done one after another in their order:
+// each deflates the first `length` bytes of `input` (`limit` 0), or inflates them into at most
+// `limit` bytes (the payload size the envelope announces), stopping as soon as the stream would
+// pass it, and answers at once with the bytes or an error message, handing `input` back (both
 // transferred: the streams copy what is written to them).
-async function inWorker(event: MessageEvent<{ id: number; input: ArrayBuffer; length: number; limit: number }>): Promise<void> {
-  const { id, input, length, limit } = event.data
-  const bytes = new Uint8Array(input, 0, length)
-  try {
-    const stream = limit === 0 ? new CompressionStream('deflate-raw') : new DecompressionStream('deflate-raw')
-    const writer = stream.writable.getWriter()
-    writer.write(bytes).catch(() => {})
-    writer.close().catch(() => {})
-    const reader = stream.readable.getReader()
-    // Deflated output is at most about the input's size (stored blocks add 5 bytes per 64 KiB).
-    let out = new Uint8Array(limit === 0 ? bytes.length + 64 : limit)
-    let at = 0
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) break
-      if (limit === 0 && at + value.length > out.length) {
-        const grown = new Uint8Array(2 * (at + value.length))
-        grown.set(out.subarray(0, at))
-        out = grown
-      } else if (at + value.length > out.length) {
-        reader.cancel().catch(() => {})
-        throw new Error(`the compressed payload inflates to more than the ${limit} bytes announced`)
+async function inWorker(event: MessageEvent<{ jobs: readonly Job[] }>): Promise<void> {
+  for (const job of event.data.jobs) await one(job)
+  async function one({ id, input, length, limit }: Job): Promise<void> {
+    const bytes = new Uint8Array(input, 0, length)
+    try {
+      const stream = limit === 0 ? new CompressionStream('deflate-raw') : new DecompressionStream('deflate-raw')
+      const writer = stream.writable.getWriter()
+      writer.write(bytes).catch(() => {})
+      writer.close().catch(() => {})
+      const reader = stream.readable.getReader()
+      // Deflated output is at most about the input's size (stored blocks add 5 bytes per 64 KiB).
+      let out = new Uint8Array(limit === 0 ? bytes.length + 64 : limit)
+      let at = 0
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) break
+        if (limit === 0 && at + value.length > out.length) {
+          const grown = new Uint8Array(2 * (at + value.length))
+          grown.set(out.subarray(0, at))
+          out = grown
+        } else if (at + value.length > out.length) {
+          reader.cancel().catch(() => {})
+          throw new Error(`the compressed payload inflates to more than the ${limit} bytes announced`)
+        }
+        out.set(value, at)
+        at += value.length
       }
-      out.set(value, at)
-      at += value.length
+      postMessage({ id, buffer: out.buffer, length: at, input }, { transfer: [out.buffer, input] })
+    } catch (e) {
+      postMessage({ id, error: String((e as Error)?.message ?? e), input }, { transfer: [input] })
     }
-    postMessage({ id, buffer: out.buffer, length: at, input }, { transfer: [out.buffer, input] })
-  } catch (e) {
-    postMessage({ id, error: String((e as Error)?.message ?? e), input }, { transfer: [input] })
   }
 }
 
@@ -54,9 +65,9 @@ const ANSWER_TIMEOUT_MS = 5000
  * payloads (15 for the 39 of the small queries' save).
  * The save's own time moved within the machine's noise: 489–559 ms with them against 525–540 ms
  * without, in two runs alternating the builds (apps/bench, persist-profile.ts, persist-bench.ts).
- * As many as a restore has in flight: it reads four segments ahead.
+ * As many as a restore has in flight: it inflates up to six segments ahead.
  */
-const SPARE_BUFFERS = 5
+const SPARE_BUFFERS = 6
 
 /**
  * The size of a new buffer for `length` bytes: a quarter more (in whole 4 KiB pages), so that later
@@ -133,6 +144,18 @@ export function startCompressionWorker(): CompressionWorker | undefined {
     fail(new Error(`the compression worker failed: ${event.message}`))
   }
   worker.onmessageerror = () => fail(new Error('the compression worker sent what could not be read'))
+  // Asks made in one task go to the worker in one message. Each message is a task posted to the
+  // worker's thread, and on a machine with few cores waking that thread can cost the main thread
+  // its core for a moment: in restores of 5,000 queries after a reload in Chromium 156 on two
+  // cores, single postMessage calls took up to 3 ms. A restore asks for its segments in groups
+  // (restore-client.ts): the small queries' 39 messages became 12, and their time in postMessage
+  // went from 14 ms to 2 (apps/bench/RESULTS.md, "Messages to the compression worker").
+  let queued: Job[] = []
+  const post = () => {
+    const jobs = queued
+    queued = []
+    worker.postMessage({ jobs }, jobs.map((job) => job.input))
+  }
   // `limit` 0 deflates, else inflates to at most `limit` bytes.
   const ask = (bytes: Uint8Array, limit: number) =>
     new Promise<Uint8Array>((resolve, reject) => {
@@ -145,7 +168,8 @@ export function startCompressionWorker(): CompressionWorker | undefined {
       const fits = spare.findIndex((b) => b.byteLength >= bytes.length)
       const input = fits >= 0 ? (spare.splice(fits, 1)[0] as ArrayBuffer) : new ArrayBuffer(withRoom(bytes.length))
       new Uint8Array(input, 0, bytes.length).set(bytes)
-      worker.postMessage({ id, input, length: bytes.length, limit }, [input])
+      if (queued.length === 0) queueMicrotask(post)
+      queued.push({ id, input, length: bytes.length, limit })
     })
   return {
     deflate: (payload) => ask(payload, 0),

@@ -16,8 +16,10 @@ import { fingerprint, type Held, type SegmentBook, type SegmentContext } from '.
 // How many segments a restore inflates ahead of the one it decodes (at most this many inflated
 // segments, ~512 KiB each, wait at once). Inflating only the next one after decoding this one left
 // the worker and the main thread taking turns: after a real reload in Chromium 156, each of 67
-// segments waited 2–7 ms for its inflate (apps/bench, persist-bench.ts).
-const READ_AHEAD = 4
+// segments waited 2–7 ms for its inflate (apps/bench, persist-bench.ts). The segments ahead are
+// asked for in groups, once half of them are decoded: the asks of one task reach the worker in
+// one message (compression-worker.ts).
+const READ_AHEAD = 6
 
 // The elements of one segment, or `undefined` when it is damaged or not a segment. The worker may
 // inflate it at once, but it is decoded only once `turn` resolves: in the restore's loop, between
@@ -121,13 +123,18 @@ async function restoreWith(ctx: SegmentContext, book: SegmentBook, worker: Compr
   const held = new Map<string, Held>()
   const slice = slicer(ctx.sliceMs)
   const opening = new Map<number, ReturnType<typeof open>>()
-  for (let i = 0; i < Math.min(READ_AHEAD, segments.length); i++) opening.set(i, open(i))
+  // The next segment to open, and the opening of the ones up to READ_AHEAD after `from`.
+  let ahead = 0
+  const refill = (from: number) => {
+    for (; ahead < segments.length && ahead <= from + READ_AHEAD; ahead++) opening.set(ahead, open(ahead))
+  }
+  refill(-1)
   for (let i = 0; i < segments.length; i++) {
     const segment = opening.get(i) as ReturnType<typeof open>
     opening.delete(i)
     segment.go()
     const elements = await segment.elements
-    if (i + READ_AHEAD < segments.length) opening.set(i + READ_AHEAD, open(i + READ_AHEAD))
+    if (opening.size <= READ_AHEAD / 2) refill(i)
     const id = segments[i] as string
     if (elements === undefined) {
       // Missing: not listed again by the next save. Damaged: deleted by it too.
