@@ -373,9 +373,11 @@ builds alternating (medians):
 | one message per ask, four ahead | 70 / 19 / 371–382 (three runs of 5–9 pairs) | 39 / 14 / 245–248 |
 | asks of one task in one message, six ahead in threes | 23 / 23 / 354–382 | 12 / 2 / 211–223 |
 
-The small queries' restores were faster in each of the three runs (211, 215 and 223 ms against
-247, 245 and 248); the webhooks' were within the noise (354, 364 and 382 against 379, 371 and
-382), and their time in \`postMessage\` did not fall with the number of messages. The saves did not
+The small queries' restores were faster in three runs (211, 215 and 223 ms against 247, 245 and
+248) and alike in a fourth of 11 pairs, later, on a slower machine (245 against 240); the
+webhooks' were within the noise (354, 364 and 382 against 379, 371 and 382), and their time in
+\`postMessage\` did not fall with the number of messages. What it buys is the small queries' 12 ms
+of \`postMessage\`, within this machine's noise for a whole restore. The saves did not
 change (each segment's deflate is asked for in a task of its own).`
 
 const WHY_MISSED = `## Why targets are missed
@@ -485,8 +487,10 @@ What the misses above come from, as measured (figures of a given run vary; the c
   again in the builders' first calls); a builder now waits for 128 objects of its shape (8 before)
   and calls the decoder for each value directly instead of through a closure: restores of 370
   against 400 ms, then 333 against 353 (medians of 9 pairs alternating), and in that session's run
-  1.43× and 1.36× the clone after a browser restart, 1.13× and 1.72× after a page reload. Save
-  after a reload (1.19–1.71× over runs; 1.51× and 1.58×, then 1.32× and 1.26×, in a later session's runs of 2026-11-28, 1.42× and 1.35× in the next one (the save's code unchanged),
+  1.43× and 1.36× the clone after a browser restart, 1.13× and 1.72× after a page reload; in a
+  second run, with the worker's messages grouped too and the machine slower (the clone's restores
+  7–16% longer), 1.40× and 1.62×, 1.23× and 1.62×. Save
+  after a reload (1.19–1.71× over runs; 1.51× and 1.58×, then 1.32× and 1.26×, in a later session's runs of 2026-11-28, 1.42× and 1.35×, then 1.48× and 1.36×, in the next ones (the save's code unchanged),
   1.27× and 1.33×, then 1.27× and 1.22×, after a page reload; 1.36× and 1.47× in the run before, 1.21× and 1.37× after a
   page reload, 2026-11-28 (1.25×, 1.42×, 1.28× and 1.37×, then 1.36×, 1.49×, 1.32× and 1.44×, in
   the runs before it); 1.35× and 1.51× late on 2026-11-27, on a quiet machine; 0.73×
@@ -507,9 +511,9 @@ What the misses above come from, as measured (figures of a given run vary; the c
   to encode in about twice \`sliceMs\` at the speed of the one before, 60 and 55 ms, medians 40 and 53, 27–36 ms for the small queries), and the task that remains holds a full
   mark-compact pause of V8 (36–40 ms of a 66–69 ms task in two traces) that the bench page's own
   5,000 structured clones leave behind: no slicing of the save's own work shortens it. Firefox's
-  restore in one page has its longest tasks at 30–193 ms over runs (154, 94, 134, 124, 119, then 193 ms worst
-  rounds for the webhooks in the latest runs, 34, 52, 30, 48, 60, then 56 ms for the small queries; its
-  save's, 51, 82, 62, 46, 73, then 53 ms for the webhooks), the same kind of pause: timed segment
+  restore in one page has its longest tasks at 30–217 ms over runs (154, 94, 134, 124, 119, 193, then 217 ms worst
+  rounds for the webhooks in the latest runs, 34, 52, 30, 48, 60, 56, then 48 ms for the small queries; its
+  save's, 51, 82, 62, 46, 73, 53, then 45 ms for the webhooks), the same kind of pause: timed segment
   by segment in three restores of the webhooks in one Firefox page (late 2026-11-27), segments
   decoded in a median of 3–4 ms (90th percentile 7–13 ms), and every task over 30 ms was one
   segment of the usual size taking 29–64 ms, a different one in each restore (segments 22, 47 and
