@@ -98,11 +98,11 @@ describe('compression worker', () => {
 
   it.runIf(hasWorkers)('sends the asks of one task in one message, each answered as its own, a refused one among them too', async () => {
     const sent: number[] = []
-    const post = Worker.prototype.postMessage
+    const post = Worker.prototype.postMessage as (this: Worker, message: unknown, transfer: Transferable[]) => void
     Worker.prototype.postMessage = function (this: Worker, message: { jobs: unknown[] }, transfer: Transferable[]) {
       sent.push(message.jobs.length)
-      return post.call(this, message, transfer)
-    } as typeof post
+      post.call(this, message, transfer)
+    } as typeof Worker.prototype.postMessage
     const worker = startCompressionWorker()!
     try {
       const payloads = Array.from({ length: 5 }, (_, i) => new TextEncoder().encode(`payload ${i} `.repeat(500 + 100 * i)))
@@ -116,8 +116,16 @@ describe('compression worker', () => {
       await worker.deflate(payloads[0]!)
       await worker.deflate(payloads[1]!)
       expect(sent).toStrictEqual([5, 6, 1, 1])
+      // A message that cannot be sent fails the worker at once (not after its timeout): the caller does the work.
+      Worker.prototype.postMessage = () => {
+        throw new DOMException('refused', 'DataCloneError')
+      }
+      const refused = await worker.deflate(payloads[0]!).catch((e: unknown) => e)
+      expect(refused).toBeInstanceOf(Error)
+      expect(StowageError.isInstance(refused)).toBe(false)
+      expect(String((refused as Error).message)).toMatch(/could not be sent its work/)
     } finally {
-      Worker.prototype.postMessage = post
+      Worker.prototype.postMessage = post as typeof Worker.prototype.postMessage
       worker.close()
     }
   })

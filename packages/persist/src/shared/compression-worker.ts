@@ -154,7 +154,12 @@ export function startCompressionWorker(): CompressionWorker | undefined {
   const post = () => {
     const jobs = queued
     queued = []
-    worker.postMessage({ jobs }, jobs.map((job) => job.input))
+    try {
+      worker.postMessage({ jobs }, jobs.map((job) => job.input))
+    } catch (e) {
+      // Its jobs would wait out their timeout: the caller does the work itself at once instead.
+      fail(new Error(`the compression worker could not be sent its work: ${String((e as Error)?.message ?? e)}`))
+    }
   }
   // `limit` 0 deflates, else inflates to at most `limit` bytes.
   const ask = (bytes: Uint8Array, limit: number) =>
