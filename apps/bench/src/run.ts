@@ -521,7 +521,14 @@ What the misses above come from, as measured (figures of a given run vary; the c
   decoded in a median of 3–4 ms (90th percentile 7–13 ms), and every task over 30 ms was one
   segment of the usual size taking 29–64 ms, a different one in each restore (segments 22, 47 and
   67; 25, 40 and 58; 9): the collector's pauses land in them, while the restore builds the objects
-  of 49 MB of JSON that it hands over. With the decoder's changes of 2026-11-28 (shape book looked
+  of 49 MB of JSON that it hands over. SpiderMonkey runs slices of its incremental collector when
+  the page is idle, and the restore's pauses (a MessageChannel message each) never leave it idle:
+  tried in the session of 11:30–14:30, a restore that waited 6 ms on a timer at every fourth pause
+  had its longest task at 41 ms (median) and 61 ms (worst round) for the webhooks in one Firefox
+  run, every second pause 54 and 167 ms, against 98 and 217 in the run before, which the spread
+  of the runs before (94–217 ms) cannot tell from chance; in Chromium the same build restored the
+  webhooks in 1.67× the clone after a browser restart against 1.40× (the idle time is lost there).
+  Not kept. With the decoder's changes of 2026-11-28 (shape book looked
   up by bytes, string tables read in pieces), two runs after a reload, on a machine that then ran
   every browser 3–4× slower (the clone persister's restore after a restart 1,027–1,269 ms against
   307 ms the session before): restore after a browser restart 1.52× and 1.28× the clone (the
