@@ -1,4 +1,4 @@
-import type { Cluster, Redis } from 'ioredis'
+import type { ChainableCommander, Cluster, Redis } from 'ioredis'
 import { fromBuffer, pairs, toBuffer, type RedisAdapter } from './adapter.js'
 import { DEL_RETURNING_HEAD, isNoScript, SET_RETURNING_HEAD, sha1 } from './scripts.js'
 
@@ -36,6 +36,18 @@ const isSlotGroupRefusal = (e: unknown): boolean => /same slots allocation group
 
 export function ioredisAdapter(client: Client): RedisAdapter {
   const isCluster = (client as { isCluster?: boolean }).isCluster === true
+  // What `use` makes of the pipeline's replies; when a Cluster refuses the pipeline as spanning
+  // nodes (isSlotGroupRefusal), what `oneByOne` makes of the same commands sent one at a time.
+  const execOr = async <T>(pipeline: ChainableCommander, use: (results: Reply[] | null) => T | Promise<T>, oneByOne: () => Promise<T>): Promise<T> => {
+    let results: Reply[] | null
+    try {
+      results = (await pipeline.exec()) as Reply[] | null
+    } catch (e) {
+      if (!isCluster || !isSlotGroupRefusal(e)) throw e
+      return oneByOne()
+    }
+    return use(results)
+  }
   // EVALSHA, and EVAL once when the server's script cache does not have it (a restart, SCRIPT FLUSH).
   const evalHead = async (script: string, key: string, args: Array<Buffer | string>): Promise<Uint8Array | null> => {
     try {
@@ -49,21 +61,20 @@ export function ioredisAdapter(client: Client): RedisAdapter {
   const evalHeadMany = async (script: string, calls: Array<[string, Array<Buffer | string>]>): Promise<Array<Uint8Array | null>> => {
     const pipeline = client.pipeline()
     for (const [key, args] of calls) pipeline.callBuffer('EVALSHA', sha1(script), 1, key, ...args)
-    let results: Reply[] | null
-    try {
-      results = (await pipeline.exec()) as Reply[] | null
-    } catch (e) {
-      if (!isCluster || !isSlotGroupRefusal(e)) throw e
-      return Promise.all(calls.map(([key, args]) => evalHead(script, key, args)))
-    }
-    if (results === null) throw new Error('the pipeline was discarded')
-    return Promise.all(
-      results.map(async ([error, value], i) => {
-        if (error === null) return fromBuffer(value as Buffer | null)
-        if (!isNoScript(error)) throw error
-        const [key, args] = calls[i] as [string, Array<Buffer | string>]
-        return fromBuffer((await client.callBuffer('EVAL', script, 1, key, ...args)) as Buffer | null)
-      }),
+    return execOr(
+      pipeline,
+      (results) => {
+        if (results === null) throw new Error('the pipeline was discarded')
+        return Promise.all(
+          results.map(async ([error, value], i) => {
+            if (error === null) return fromBuffer(value as Buffer | null)
+            if (!isNoScript(error)) throw error
+            const [key, args] = calls[i] as [string, Array<Buffer | string>]
+            return fromBuffer((await client.callBuffer('EVAL', script, 1, key, ...args)) as Buffer | null)
+          }),
+        )
+      },
+      () => Promise.all(calls.map(([key, args]) => evalHead(script, key, args))),
     )
   }
   return {
@@ -83,12 +94,7 @@ export function ioredisAdapter(client: Client): RedisAdapter {
     async setMany(entries) {
       const pipeline = client.pipeline()
       for (const { key, value, ttl } of entries) pipeline.callBuffer('SET', key, toBuffer(value), ...ttlArgs(ttl))
-      try {
-        replies((await pipeline.exec()) as Reply[] | null)
-      } catch (e) {
-        if (!isCluster || !isSlotGroupRefusal(e)) throw e
-        await Promise.all(entries.map(({ key, value, ttl }) => client.callBuffer('SET', key, toBuffer(value), ...ttlArgs(ttl))))
-      }
+      await execOr(pipeline, replies, () => Promise.all(entries.map(({ key, value, ttl }) => client.callBuffer('SET', key, toBuffer(value), ...ttlArgs(ttl)))))
     },
     async delHeadMany(keys) {
       return evalHeadMany(DEL_RETURNING_HEAD, keys.map((key) => [key, []]))
@@ -99,12 +105,7 @@ export function ioredisAdapter(client: Client): RedisAdapter {
         if (ms === undefined) pipeline.persist(key)
         else pipeline.pexpire(key, Math.ceil(ms))
       }
-      try {
-        replies((await pipeline.exec()) as Reply[] | null)
-      } catch (e) {
-        if (!isCluster || !isSlotGroupRefusal(e)) throw e
-        await Promise.all(keys.map((key) => (ms === undefined ? client.persist(key) : client.pexpire(key, Math.ceil(ms)))))
-      }
+      await execOr(pipeline, replies, () => Promise.all(keys.map((key) => (ms === undefined ? client.persist(key) : client.pexpire(key, Math.ceil(ms))))))
     },
     async mget(keys) {
       return (await client.mgetBuffer(...keys)).map(fromBuffer)
