@@ -11,6 +11,7 @@ import { crossOrigin, crossOriginRedirect, keepDecision, onErrorStatus, parseCac
 import { isRedirect, online, pageUrl, readBody, startDeadline, type Deadline } from './fetch-transport.js'
 import { STOWAGE_MEDIA_TYPE } from './media-type.js'
 import { scopedCache } from './scope.js'
+import { defaultHintStorage, ValidatorHints, type HintStorage } from './validator-hints.js'
 
 /** Default of {@link FetchCachedOptions.timeout}: 30 s for the headers and the body together. */
 export const DEFAULT_FETCH_TIMEOUT = 30_000
@@ -65,6 +66,17 @@ export interface FetchCachedOptions {
    * 1 KiB for the envelope's header.
    */
   readonly maxBytes?: number
+  /**
+   * Where the validator of each kept copy is remembered (by the cache's namespace and the key), so
+   * that the next call sends its request at once, with that validator, instead of after the store
+   * has answered: on a first screen, opening an IndexedDB database takes 5–25 ms, which the request
+   * then no longer waits for. A hint is checked against the stored copy before a 304 counts; a
+   * wrong or lost one costs a full answer or one request more, never a wrong value. Not used with
+   * `scope` (a user's requests never carry what another's learnt) nor with a `no-store` request.
+   * `false`: every request waits for the store. Defaults to `localStorage` where there is one
+   * (one item, `stowage:fetch-validators`, at most 256 entries), else `false`.
+   */
+  readonly validatorHints?: HintStorage | false
 }
 
 /** Where a {@link fetchCached} value came from. */
@@ -141,26 +153,72 @@ async function fetchClaimed<T>(
   const requestCrossOrigin = page !== undefined && crossOrigin(url, page, page)
   // A request with no-store: no copy answers for it or is kept after it, and an older one goes (README).
   const noStore = parseCacheControl(new Headers(init?.headers).get('Cache-Control')).has('no-store')
+  const hints = validatorHints(options)
+  // A no-store request answers from nothing: it waits for the delete, and then forgets the hint.
+  const hinted = noStore ? undefined : hints?.read(cache.namespace, key)
   if (noStore) await cache.delete(key)
-  const found = noStore ? undefined : await cache.getBytes(key)
-  const deadline = startDeadline(options.timeout ?? DEFAULT_FETCH_TIMEOUT, init?.signal)
+  // The deadline runs from when the request leaves.
+  const begin = () => {
+    const deadline = startDeadline(options.timeout ?? DEFAULT_FETCH_TIMEOUT, init?.signal)
+    return { deadline, limit, crossOrigin: requestCrossOrigin }
+  }
+  // With hints the request leaves now, with the validator the last kept copy had (none: no copy
+  // is known), while the store looks for the copy.
+  let context = hints === undefined || noStore ? undefined : begin()
+  const early = context === undefined ? undefined : exchangeWith(url, options, hinted, context)
+  // Awaited below; handled now so that a body over the limit, refused while the store is still
+  // looking, is not an unhandled rejection meanwhile.
+  early?.catch(() => {})
+  let found: Uint8Array | undefined
+  try {
+    found = noStore ? undefined : await cache.getBytes(key)
+  } catch (e) {
+    context?.deadline.clear()
+    throw e
+  }
+  context ??= begin()
+  const { deadline } = context
   let storedValue: unknown
   let exchange: Exchange
   try {
-    // The request goes out first and the stored copy is decoded while it is out: a reload pays
-    // the decode and the round trip side by side, not one after the other.
+    // Else the request goes out first and the stored copy is decoded while it is out: a reload
+    // pays the decode and the round trip side by side, not one after the other.
     const validator = found === undefined ? undefined : revalidator(found)
-    const context = { deadline, limit, crossOrigin: requestCrossOrigin }
     // Opened as get would (a hit or a miss in the stats); a copy the cache cannot use counts as none.
-    ;[exchange, storedValue] = await Promise.all([exchangeWith(url, options, validator, context), cache.openBytes(key, found)])
-    // A 304 to the validator of a copy that cannot be used says nothing: asked again without it.
-    if (storedValue === undefined && validator !== undefined && 'response' in exchange && exchange.response.status === 304) {
-      exchange = await exchangeWith(url, options, undefined, context)
+    ;[exchange, storedValue] = await Promise.all([early ?? exchangeWith(url, options, validator, context), cache.openBytes(key, found)])
+    const sent = early === undefined ? validator : hinted
+    // A 304 to the validator of a copy that cannot be used, or to a hint the stored copy does not
+    // have, says nothing of the stored copy: asked again, with its validator when it has a usable one.
+    if (sent !== undefined && 'response' in exchange && exchange.response.status === 304 && (storedValue === undefined || !sameValidator(sent, validator))) {
+      exchange = await exchangeWith(url, options, storedValue === undefined ? undefined : validator, context)
     }
   } finally {
     deadline.clear()
   }
   const stored = storedValue === undefined ? undefined : found
+  let result: FetchCachedResult<T> | undefined
+  try {
+    result = await answer<T>(url, options, cache, key, claim, { exchange, found, stored, storedValue, page, requestCrossOrigin, deadline })
+    return result
+  } finally {
+    // What the next call will most likely find stored: the copy kept now or still kept, else none
+    // known (a write that came meanwhile is another's, whose validator this call does not know).
+    hints?.remember(cache.namespace, key, result?.kept ? revalidator(result.bytes) : undefined)
+  }
+}
+
+// What came of the exchange: the stored copy, or the response, kept when the caching rules allow.
+async function answer<T>(
+  url: string,
+  options: FetchCachedOptions,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  cache: Cache<any>,
+  key: string,
+  claim: CacheClaim,
+  got: { exchange: Exchange; found: Uint8Array | undefined; stored: Uint8Array | undefined; storedValue: unknown; page: string | undefined; requestCrossOrigin: boolean; deadline: Deadline },
+): Promise<FetchCachedResult<T>> {
+  const { init } = options
+  const { exchange, found, stored, storedValue, page, requestCrossOrigin, deadline } = got
   // The stored copy answers; it is still kept unless a write, delete or clear (a sign-out) of the key came meanwhile.
   const fromStore = (source: FetchSource, problem?: StowageError): FetchCachedResult<T> => ({ value: storedValue as T, source, bytes: stored!, etag: envelopeEtag(stored!), kept: !claim.superseded, problem })
   if ('failure' in exchange) {
@@ -214,6 +272,17 @@ async function codecFor(cache: Cache<any>, received: Uint8Array, dictionaryUrl: 
   if (id === undefined || own.some((d) => dictionaryId(d) === id)) return cache.codec
   const dictionary = await ensureDictionary(cache.store, id, dictionaryUrl, options.fetch ?? globalThis.fetch, options.init)
   return dictionary === undefined ? cache.codec : createCodec({ ...cache.codec.options, dictionaries: [...own, dictionary] })
+}
+
+// The hints a call uses: none with a scope (a user's requests never carry what another's learnt).
+function validatorHints(options: FetchCachedOptions): ValidatorHints | undefined {
+  if (options.scope !== undefined || options.validatorHints === false) return undefined
+  const storage = options.validatorHints ?? defaultHintStorage()
+  return storage === undefined ? undefined : new ValidatorHints(storage)
+}
+
+function sameValidator(a: HttpValidator, b: HttpValidator | undefined): boolean {
+  return b !== undefined && a.kind === b.kind && a.value === b.value
 }
 
 // Browsers and workers, where the codec inflates in JavaScript.

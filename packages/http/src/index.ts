@@ -10,3 +10,4 @@ export { fromNodeRequest, sendNodeResponse, serveCachedNode, type NodeRequestLik
 export { scopedCache } from './scope.js'
 export { DEFAULT_CACHE_CONTROL, envelopeResponse, serveCached, type EnvelopeRequest, type ServeCachedOptions, type ServeOptions } from './serve.js'
 export { signOut, type PersistedState, type SignOutOptions } from './sign-out.js'
+export { HINTS_ITEM, MAX_HINTS, type HintStorage } from './validator-hints.js'

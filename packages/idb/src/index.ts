@@ -17,4 +17,5 @@ export {
   type FetchCachedOptions,
   type FetchCachedResult,
   type FetchSource,
+  type HintStorage,
 } from '@stowage/http'

@@ -1,5 +1,6 @@
 import { createCache, createCodec, inspect, StowageErrorCode } from '@stowage/core'
 import { beforeEach, describe, expect, inject, it } from 'vitest'
+import { HINTS_ITEM } from '@stowage/http'
 import { createIdbStore, fetchCachedWithInfo, STOWAGE_MEDIA_TYPE } from '../src/index.js'
 
 // A real HTTP server in Node (test/envelope-server.ts, started by test/global-setup.ts), reached
@@ -115,5 +116,24 @@ describe('fetchCached', () => {
     if (typeof window !== 'undefined') expect(again.problem?.message).toContain('CORS')
     else expect(again.problem).toBeUndefined()
     await store.close()
+  })
+  it.skipIf(typeof localStorage === 'undefined')('remembers the kept copy\'s validator in localStorage: after a reload the request leaves with it, and a scope leaves none', async () => {
+    await serve(createCodec().encode({ v: 1 }))
+    const dbName = `fetch-${Math.random()}`
+    const store = createIdbStore({ dbName })
+    const first = await fetchCachedWithInfo(`${base}/hinted`, { cache: createCache({ store, namespace: 'http' }) })
+    const kept = (await store.get(`http:${base.replaceAll(':', '%3A')}/hinted`))!
+    const validator = inspect(kept).validator?.value ?? first.etag
+    const hints = () => JSON.parse(localStorage.getItem(HINTS_ITEM)!) as Record<string, string>
+    expect(hints()[`http\u0000${base}/hinted`]).toBe(`e${validator}`)
+    await store.close()
+    // As after a reload: a new store over the same database.
+    const reopened = createIdbStore({ dbName })
+    const second = await fetchCachedWithInfo(`${base}/hinted`, { cache: createCache({ store: reopened, namespace: 'http' }) })
+    expect([second.source, second.value]).toStrictEqual(['revalidated', { v: 1 }])
+    expect((await requests())[1]!.ifNoneMatch).toBe(validator)
+    await fetchCachedWithInfo(`${base}/scoped`, { cache: createCache({ store: reopened, namespace: 'http' }), scope: 'user-1' })
+    expect(Object.keys(hints()).filter((id) => id.includes('scoped'))).toStrictEqual([])
+    await reopened.close()
   })
 })
