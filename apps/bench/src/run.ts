@@ -580,7 +580,15 @@ What the misses above come from, as measured (figures of a given run vary; the c
   the request can go out (the stored copy's validator is in the database; the JSON path opens its
   database only to write, after the response); the response 5–11 ms; inflating 2–4 ms; the first
   decode 8–12 ms (the second of the same bytes 0.7–1.0 ms); the write 4–5 ms: 49–72 ms against
-  20–30 ms for the JSON path. What is left is not one hotspot but Stowage's JavaScript running
+  20–30 ms for the JSON path. Since the session of 14:13 the request no longer waits for the
+  database: fetchCached remembers in \`localStorage\` the validator each copy was kept with and
+  sends the request at once, with it or, knowing of no copy, without one, while the store is read
+  (a 304 counts only when the stored copy has the validator sent; \`validatorHints\` in
+  @stowage/http's README). On loopback, where the answer comes at once, that hides little: 1.80×
+  and 1.81× in that session's run (the JSON path at 33 and 20 ms), and in a run that alternated
+  the builds, 51 against 57 ms and 34 against 31 ms (medians of 12). From a server 40 ms away (a
+  row of the table since then, not a target) it hides the database: 1.07× and 0.84× in the run,
+  and 1.08× and 0.88× against 1.34× and 1.00× without hints in the alternating run. What is left is not one hotspot but Stowage's JavaScript running
   cold: profiled (section "Where the main thread's time goes on a first screen"), a first load
   keeps the main thread busy for 63 ms against the JSON path's 18, 43 ms of it in the bundle's
   JavaScript, spread over 140 functions of which 11 take 1 ms or more of their own time (the decode
