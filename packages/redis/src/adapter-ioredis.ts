@@ -80,9 +80,7 @@ export function ioredisAdapter(client: Client): RedisAdapter {
   return {
     kind: isCluster ? 'ioredis-cluster' : 'ioredis',
     isCluster,
-    async get(key) {
-      return fromBuffer(await client.getBuffer(key))
-    },
+    get: (key) => client.getBuffer(key).then(fromBuffer),
     async getWithPttl(key) {
       const replies_ = replies((await client.pipeline().getBuffer(key).pttl(key).exec()) as Reply[] | null)
       return [fromBuffer(replies_[0] as Buffer | null), replies_[1] as number]

@@ -61,9 +61,7 @@ export function nodeRedisAdapter(client: AnyClient | AnyCluster): RedisAdapter {
   return {
     kind: cluster ? 'node-redis-cluster' : 'node-redis',
     isCluster: cluster,
-    async get(key) {
-      return fromBuffer(await send<Buffer | null>(key, ['GET', key]))
-    },
+    get: (key) => send<Buffer | null>(key, ['GET', key]).then(fromBuffer),
     async getWithPttl(key) {
       // Commands sent in one tick go out as one pipeline in node-redis.
       const [value, pttl] = await Promise.all([send<Buffer | null>(key, ['GET', key]), send<number>(key, ['PTTL', key])])

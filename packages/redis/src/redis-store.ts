@@ -79,7 +79,13 @@ class RedisStoreImpl implements RedisStore {
     private readonly redial: (() => void) | undefined = undefined,
   ) {
     this.chunks = new ChunkedValues((what, fn) => this.call(what, fn), adapter.isCluster, chunkSize)
-    this.deadlines = new Deadlines(timeout, lastError, () => this.timedOut())
+    this.deadlines = new Deadlines(
+      timeout,
+      lastError,
+      () => this.timedOut(),
+      () => (this.silent = 0),
+      (what, e) => this.failed(what, e),
+    )
   }
 
   private readonly chunks: ChunkedValues
@@ -92,10 +98,15 @@ class RedisStoreImpl implements RedisStore {
     return this.adapter.kind
   }
 
-  async get(key: string): Promise<Uint8Array | undefined> {
-    checkKey(key)
-    const bytes = await this.call('GET', (a) => a.get(key))
-    return bytes === null ? undefined : this.chunks.resolve(key, bytes)
+  // Not an async function: every read of the Cache comes here, and an async frame is a promise
+  // and a generator object more.
+  get(key: string): Promise<Uint8Array | undefined> {
+    try {
+      checkKey(key)
+    } catch (e) {
+      return Promise.reject(e)
+    }
+    return this.call('GET', (a) => a.get(key)).then((bytes) => (bytes === null ? undefined : this.chunks.resolve(key, bytes)))
   }
 
   async getWithTtl(key: string): Promise<{ value: Uint8Array; ttl: number | undefined } | undefined> {
@@ -262,15 +273,9 @@ class RedisStoreImpl implements RedisStore {
     } catch (e) {
       work = Promise.reject(e)
     }
-    return this.deadlines.run(work, what).then(
-      (result) => {
-        this.silent = 0
-        return result
-      },
-      (e: unknown) => {
-        throw this.failed(what, e)
-      },
-    )
+    // A call answered in time resets `silent`; one that failed rejects with failed()'s error; a
+    // timeout rejects with its own (Deadlines, as constructed above).
+    return this.deadlines.run(work, what)
   }
 
   // The error a failed call rejects with.
