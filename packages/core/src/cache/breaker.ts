@@ -94,10 +94,13 @@ export class CircuitBreaker {
     } catch (e) {
       pending = Promise.reject(e)
     }
-    return pending.catch((e: unknown) => {
-      if (isOutage(e)) this.failed(e, false)
-      throw e
-    })
+    return pending.catch(this.noteFailure)
+  }
+
+  // The failure handler of every call while closed: one function, not a closure per call.
+  private readonly noteFailure = (e: unknown): never => {
+    if (isOutage(e)) this.failed(e, false)
+    throw e
   }
 
   // Half-open: this call is the probe, bounded by probeTimeout.

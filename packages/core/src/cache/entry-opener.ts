@@ -3,6 +3,7 @@
 // or deletes: the cache does that with the answer.
 import type { Codec, DecodedEnvelope } from '../codec/codec.js'
 import { inspect } from '../codec/envelope.js'
+import { CompressionId } from '../codec/format.js'
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
 import type { Store } from '../stores/store.js'
@@ -59,7 +60,10 @@ export function readingCodec(opener: Opener): Codec {
 // Decodes with the cache's codec, or, when the envelope names a dictionary the codec lacks, with
 // one that has it, loaded from the store. A dictionary the store lacks, or holds damaged, leaves
 // the codec's own error (UNSUPPORTED_TYPE), with the reason as its cause.
-function decodeEnvelope(opener: Opener, bytes: Uint8Array): Promise<DecodedEnvelope<unknown>> {
+// An envelope stored uncompressed (which needs no dictionary) is decoded without a promise: the
+// hot path of a server's reads, as small values are not deflated. A compressed one without blocking.
+function decodeEnvelope(opener: Opener, bytes: Uint8Array): DecodedEnvelope<unknown> | Promise<DecodedEnvelope<unknown>> {
+  if (bytes[2] === CompressionId.NONE) return readingCodec(opener).decodeEnvelope(bytes)
   const { dictionaries } = opener
   if (dictionaries === undefined) return opener.codec.decodeEnvelopeAsync(bytes)
   return decodeWithDictionaries(dictionaries, bytes)
@@ -108,34 +112,53 @@ function checked(opener: Opener, key: string, value: unknown, decoded: { freshUn
 }
 
 /**
- * Opens the bytes stored under `key` (relative to `prefix`, the namespace and `:`).
+ * Opens the bytes stored under `key` (relative to `prefix`, the namespace and `:`): without a
+ * promise when nothing needs one (no bytes; or bytes stored uncompressed, without tags, of the
+ * cache's schema version, for a key without a schema).
  * @returns what was found; never throws for bad bytes, a failing `migrate` or schema.
  */
-export async function openEntry(opener: Opener, prefix: string, key: string, bytes: Uint8Array | undefined): Promise<Opened> {
+export function openEntry(opener: Opener, prefix: string, key: string, bytes: Uint8Array | undefined): Opened | Promise<Opened> {
   if (bytes === undefined) return { miss: 'absent' }
   let decoded
   try {
-    decoded = await decodeEnvelope(opener, bytes)
+    decoded = decodeEnvelope(opener, bytes)
   } catch (e) {
-    const reason = undecodable(e)
-    // Damaged bytes are worthless: dropped so the next read can refill them. Intact bytes this
-    // reader cannot use (a newer format, an extension or dictionary it lacks, over its limits)
-    // stay: during a rolling deploy they are what the new writers stored.
-    return { miss: reason, error: e, drop: reason === 'corrupt' }
+    return notDecoded(e)
   }
-  const stale = decoded.tags === undefined ? undefined : await checkStamp(opener, prefix, decoded.tags)
-  if (stale !== undefined) return stale
+  if (decoded instanceof Promise) return decoded.then((d) => openDecoded(opener, prefix, key, d), notDecoded)
+  return openDecoded(opener, prefix, key, decoded)
+}
+
+// Bytes that did not decode. Damaged bytes are worthless: dropped so the next read can refill them.
+// Intact bytes this reader cannot use (a newer format, an extension or dictionary it lacks, over
+// its limits) stay: during a rolling deploy they are what the new writers stored.
+function notDecoded(e: unknown): Opened {
+  const reason = undecodable(e)
+  return { miss: reason, error: e, drop: reason === 'corrupt' }
+}
+
+// A decoded envelope: its tags checked against the store (when it has any), then its version.
+function openDecoded(opener: Opener, prefix: string, key: string, decoded: DecodedEnvelope<unknown>): Opened | Promise<Opened> {
+  if (decoded.tags === undefined) return openVersion(opener, key, decoded)
+  return checkStamp(opener, prefix, decoded.tags).then((stale) => stale ?? openVersion(opener, key, decoded))
+}
+
+// A current envelope: migrated when it is of an older schema version, then checked.
+function openVersion(opener: Opener, key: string, decoded: DecodedEnvelope<unknown>): Opened | Promise<Opened> {
   const version = decoded.schemaVersion ?? 0
-  let value = decoded.value
   if (version > opener.version) return { miss: 'newer-version' }
-  if (version < opener.version) {
-    if (!opener.migrate) return { miss: 'older-version' }
-    try {
-      value = await opener.migrate(value, version)
-    } catch (e) {
-      const error = new StowageError(StowageErrorCode.MIGRATION_FAILED, `migrate threw on an entry of version ${version}: ${String((e as Error)?.message ?? e)}`, { cause: e })
-      return { miss: 'older-version', error, operation: 'migrate' }
-    }
+  if (version === opener.version) return checked(opener, key, decoded.value, decoded)
+  if (!opener.migrate) return { miss: 'older-version' }
+  return migrated(opener, key, decoded, version)
+}
+
+async function migrated(opener: Opener, key: string, decoded: DecodedEnvelope<unknown>, version: number): Promise<Opened> {
+  let value: unknown
+  try {
+    value = await opener.migrate!(decoded.value, version)
+  } catch (e) {
+    const error = new StowageError(StowageErrorCode.MIGRATION_FAILED, `migrate threw on an entry of version ${version}: ${String((e as Error)?.message ?? e)}`, { cause: e })
+    return { miss: 'older-version', error, operation: 'migrate' }
   }
   return checked(opener, key, value, decoded)
 }

@@ -4,7 +4,7 @@
 import type { CacheOperation } from './cache-types.js'
 import type { CacheObserver } from './cache-observer.js'
 import type { Claim } from './claims.js'
-import { openEntry, type Entry } from './entry-opener.js'
+import { openEntry, type Entry, type Opened } from './entry-opener.js'
 import { storeKey } from './keys.js'
 import type { Shared } from './shared.js'
 
@@ -60,7 +60,8 @@ export class Reads {
       } catch (e) {
         return this.observer.readFailed(key, e, operation, count)
       }
-      entry = await this.open(key, bytes, operation, count, () => (claim.superseded ? Promise.resolve() : store.delete(full)))
+      const opened = this.open(key, bytes, operation, count, () => (claim.superseded ? Promise.resolve() : store.delete(full)))
+      entry = opened instanceof Promise ? await opened : opened
     } finally {
       claims.end(claim)
     }
@@ -71,16 +72,23 @@ export class Reads {
   /**
    * Opens stored bytes (see openEntry), then counts (with `count`) and reports what came of it;
    * bytes found worthless are dropped with `drop` (by default, the store's delete of the key).
+   * Without a promise when openEntry needs none.
    * @throws {StowageError} STORE_ERROR with `readErrors: 'throw'`, when checking the tags failed.
    */
-  async open(
+  open(
     key: string,
     bytes: Uint8Array | undefined,
     operation: CacheOperation,
     count: boolean,
     drop: () => Promise<unknown> = () => this.shared.store.delete(storeKey(this.prefix, key)),
-  ): Promise<Entry | undefined> {
-    const opened = await openEntry(this.shared.opener, this.prefix, key, bytes)
+  ): Entry | undefined | Promise<Entry | undefined> {
+    const opened = openEntry(this.shared.opener, this.prefix, key, bytes)
+    if (opened instanceof Promise) return opened.then((o) => this.settle(key, o, operation, count, drop))
+    return this.settle(key, opened, operation, count, drop)
+  }
+
+  // Counts and reports what opening found, and drops worthless bytes.
+  private settle(key: string, opened: Opened, operation: CacheOperation, count: boolean, drop: () => Promise<unknown>): Entry | undefined {
     if ('entry' in opened) {
       if (count) this.observer.hit(key, opened.entry.freshUntil, 'store')
       return opened.entry
