@@ -47,8 +47,8 @@ export interface FetchCachedOptions {
   /** The longest wait for the headers and the body together, in ms (`Infinity`: none). Defaults to {@link DEFAULT_FETCH_TIMEOUT} (30 s). */
   readonly timeout?: number
   /**
-   * Extra request options (headers are merged; `signal` is joined to the timeout). `method` may
-   * only be GET: fetchCached keeps answers by URL, which only a GET's is. Defaults to none.
+   * Extra request options (headers are merged, the app's own `If-None-Match` and
+   * `If-Modified-Since` dropped; `signal` is joined to the timeout). `method` may only be GET: fetchCached keeps answers by URL, which only a GET's is. Defaults to none.
    */
   readonly init?: RequestInit
   /** The fetch function. Defaults to `globalThis.fetch`. */
@@ -67,14 +67,16 @@ export interface FetchCachedOptions {
    */
   readonly maxBytes?: number
   /**
-   * Where the validator of each kept copy is remembered (by the cache's namespace and the key), so
-   * that the next call sends its request at once, with that validator, instead of after the store
-   * has answered: on a first screen, opening an IndexedDB database takes 5–25 ms, which the request
-   * then no longer waits for. A hint is checked against the stored copy before a 304 counts; a
-   * wrong or lost one costs a full answer or one request more, never a wrong value. Not used with
-   * `scope` (a user's requests never carry what another's learnt) nor with a `no-store` request.
-   * `false`: every request waits for the store. Defaults to `localStorage` where there is one
-   * (one item, `stowage:fetch-validators`, at most 256 entries), else `false`.
+   * Where fetchCached remembers what it kept under each key (the copy's validator, or that none is
+   * kept; by the cache's namespace and the key), so that the next call sends its request at once,
+   * with that validator or without one, instead of after the store has answered: on a first
+   * screen, opening an IndexedDB database takes 5–25 ms. A first visit (nothing kept yet in the
+   * namespace) sends at once without one; a key it knows nothing of in a namespace it has kept
+   * copies in waits for the store. A 304 counts only as the answer to the stored copy's own
+   * validator; a wrong hint costs one request more or a full answer, never a wrong value. Not
+   * used with `scope` (a user's requests never carry what another's learnt) nor with a `no-store`
+   * request. `false`: every request waits for the store. Defaults to `localStorage` where there is
+   * one (one item, `stowage:fetch-validators`, at most 256 keys and 64 KiB), else `false`.
    */
   readonly validatorHints?: HintStorage | false
 }
@@ -154,18 +156,18 @@ async function fetchClaimed<T>(
   // A request with no-store: no copy answers for it or is kept after it, and an older one goes (README).
   const noStore = parseCacheControl(new Headers(init?.headers).get('Cache-Control')).has('no-store')
   const hints = validatorHints(options)
-  // A no-store request answers from nothing: it waits for the delete, and then forgets the hint.
-  const hinted = noStore ? undefined : hints?.read(cache.namespace, key)
+  // What the hints know of the key; a no-store request answers from nothing and waits for the delete.
+  const guess = noStore ? undefined : hints?.guess(cache.namespace, key)
   if (noStore) await cache.delete(key)
   // The deadline runs from when the request leaves.
   const begin = () => {
     const deadline = startDeadline(options.timeout ?? DEFAULT_FETCH_TIMEOUT, init?.signal)
     return { deadline, limit, crossOrigin: requestCrossOrigin }
   }
-  // With hints the request leaves now, with the validator the last kept copy had (none: no copy
-  // is known), while the store looks for the copy.
-  let context = hints === undefined || noStore ? undefined : begin()
-  const early = context === undefined ? undefined : exchangeWith(url, options, hinted, context)
+  // When the hints know of the key, the request leaves now, with the validator of the copy they
+  // say is kept (or none), while the store looks for the copy; else after the store has answered.
+  let context = guess === undefined ? undefined : begin()
+  const early = context === undefined ? undefined : exchangeWith(url, options, guess?.validator, context)
   // Awaited below; handled now so that a body over the limit, refused while the store is still
   // looking, is not an unhandled rejection meanwhile.
   early?.catch(() => {})
@@ -173,38 +175,45 @@ async function fetchClaimed<T>(
   try {
     found = noStore ? undefined : await cache.getBytes(key)
   } catch (e) {
-    context?.deadline.clear()
+    context?.deadline.abandon()
     throw e
   }
   context ??= begin()
   const { deadline } = context
   let storedValue: unknown
   let exchange: Exchange
+  let revalidated = false
   try {
     // Else the request goes out first and the stored copy is decoded while it is out: a reload
     // pays the decode and the round trip side by side, not one after the other.
     const validator = found === undefined ? undefined : revalidator(found)
     // Opened as get would (a hit or a miss in the stats); a copy the cache cannot use counts as none.
     ;[exchange, storedValue] = await Promise.all([early ?? exchangeWith(url, options, validator, context), cache.openBytes(key, found)])
-    const sent = early === undefined ? validator : hinted
-    // A 304 to the validator of a copy that cannot be used, or to a hint the stored copy does not
-    // have, says nothing of the stored copy: asked again, with its validator when it has a usable one.
-    if (sent !== undefined && 'response' in exchange && exchange.response.status === 304 && (storedValue === undefined || !sameValidator(sent, validator))) {
-      exchange = await exchangeWith(url, options, storedValue === undefined ? undefined : validator, context)
+    let sent = early === undefined ? validator : guess?.validator
+    const usable = storedValue === undefined ? undefined : validator
+    // A 304 says the stored copy is current only as the answer to the copy's own validator: one
+    // to a hint the copy does not have, or to the validator of a copy that cannot be used, is
+    // asked again, with the copy's validator when it has a usable one.
+    if (notModified(exchange) && !sameValidator(sent, usable)) {
+      sent = usable
+      exchange = await exchangeWith(url, options, sent, context)
     }
+    revalidated = notModified(exchange) && sameValidator(sent, usable)
+  } catch (e) {
+    deadline.abandon()
+    throw e
   } finally {
     deadline.clear()
   }
   const stored = storedValue === undefined ? undefined : found
-  let result: FetchCachedResult<T> | undefined
-  try {
-    result = await answer<T>(url, options, cache, key, claim, { exchange, found, stored, storedValue, page, requestCrossOrigin, deadline })
-    return result
-  } finally {
-    // What the next call will most likely find stored: the copy kept now or still kept, else none
-    // known (a write that came meanwhile is another's, whose validator this call does not know).
-    hints?.remember(cache.namespace, key, result?.kept ? revalidator(result.bytes) : undefined)
-  }
+  const result = await answer<T>(url, options, cache, key, claim, { exchange, found, stored, storedValue, page, requestCrossOrigin, deadline, revalidated })
+  // What the next call will find stored: the copy kept now or still kept; no copy; or, when a
+  // write, delete or clear of the key came meanwhile, nothing known (it waits for the store). A
+  // call that failed leaves the hint as it was.
+  if (result.kept) hints?.remember(cache.namespace, key, revalidator(result.bytes))
+  else if (claim.superseded) hints?.forget(cache.namespace, key)
+  else hints?.remember(cache.namespace, key, undefined)
+  return result
 }
 
 // What came of the exchange: the stored copy, or the response, kept when the caching rules allow.
@@ -215,10 +224,10 @@ async function answer<T>(
   cache: Cache<any>,
   key: string,
   claim: CacheClaim,
-  got: { exchange: Exchange; found: Uint8Array | undefined; stored: Uint8Array | undefined; storedValue: unknown; page: string | undefined; requestCrossOrigin: boolean; deadline: Deadline },
+  got: { exchange: Exchange; found: Uint8Array | undefined; stored: Uint8Array | undefined; storedValue: unknown; page: string | undefined; requestCrossOrigin: boolean; deadline: Deadline; revalidated: boolean },
 ): Promise<FetchCachedResult<T>> {
   const { init } = options
-  const { exchange, found, stored, storedValue, page, requestCrossOrigin, deadline } = got
+  const { exchange, found, stored, storedValue, page, requestCrossOrigin, deadline, revalidated } = got
   // The stored copy answers; it is still kept unless a write, delete or clear (a sign-out) of the key came meanwhile.
   const fromStore = (source: FetchSource, problem?: StowageError): FetchCachedResult<T> => ({ value: storedValue as T, source, bytes: stored!, etag: envelopeEtag(stored!), kept: !claim.superseded, problem })
   if ('failure' in exchange) {
@@ -230,7 +239,7 @@ async function answer<T>(
     await cache.delete(key)
     throw new StowageError(StowageErrorCode.STORE_ERROR, `${url} redirected to another origin (${new URL(response.url).origin}): refused, as its answer would be kept under this URL`, { cause: response })
   }
-  if (response.status === 304 && stored !== undefined) return fromStore('revalidated', problem)
+  if (response.status === 304 && revalidated && stored !== undefined) return fromStore('revalidated', problem)
   if (response.status !== 200 || exchange.bytes === undefined) {
     const failure = new StowageError(StowageErrorCode.STORE_ERROR, `fetching ${url} failed: HTTP ${response.status} ${response.statusText}`.trimEnd(), { cause: response })
     const action = onErrorStatus(response.status)
@@ -281,8 +290,13 @@ function validatorHints(options: FetchCachedOptions): ValidatorHints | undefined
   return storage === undefined ? undefined : new ValidatorHints(storage)
 }
 
-function sameValidator(a: HttpValidator, b: HttpValidator | undefined): boolean {
-  return b !== undefined && a.kind === b.kind && a.value === b.value
+// Both there and alike.
+function sameValidator(a: HttpValidator | undefined, b: HttpValidator | undefined): boolean {
+  return a !== undefined && b !== undefined && a.kind === b.kind && a.value === b.value
+}
+
+function notModified(exchange: Exchange): boolean {
+  return 'response' in exchange && exchange.response.status === 304
 }
 
 // Browsers and workers, where the codec inflates in JavaScript.
@@ -326,6 +340,10 @@ async function exchangeWith(url: string, options: FetchCachedOptions, validator:
   const send = async (conditional: boolean): Promise<Response> => {
     const headers = new Headers(options.init?.headers)
     headers.set('Accept', STOWAGE_MEDIA_TYPE)
+    // Which copy a request revalidates is fetchCached's to say: the app's own validators would
+    // make a 304 answer for a copy they are not of.
+    headers.delete('If-None-Match')
+    headers.delete('If-Modified-Since')
     if (conditional) headers.set(validator!.kind === 'etag' ? 'If-None-Match' : 'If-Modified-Since', validator!.value)
     // A request with the kept copy's validator never follows a redirect, even with the app's
     // `redirect: 'follow'` (only 'error' is kept, which follows none): asked again without it.

@@ -11,6 +11,8 @@ export interface Deadline {
   /** Whether the app's own signal aborted. */
   aborted(): boolean
   clear(): void
+  /** Gives up: the request (and the reading of its body) is aborted, and the timer cleared. */
+  abandon(): void
 }
 
 /** A deadline of `timeout` ms (`Infinity`: none), aborting also when `signal` does. */
@@ -24,15 +26,20 @@ export function startDeadline(timeout: number, signal: AbortSignal | null | unde
       }, timeout)
     : undefined
   const follow = () => controller.abort(signal?.reason)
+  const clear = () => {
+    clearTimeout(timer)
+    signal?.removeEventListener('abort', follow)
+  }
   if (signal?.aborted) follow()
   else signal?.addEventListener('abort', follow, { once: true })
   return {
     signal: controller.signal,
     timedOut: () => expired,
     aborted: () => signal?.aborted === true,
-    clear: () => {
-      clearTimeout(timer)
-      signal?.removeEventListener('abort', follow)
+    clear,
+    abandon: () => {
+      clear()
+      controller.abort(new StowageError(StowageErrorCode.STORE_ERROR, 'the request was abandoned: the call it was made for failed'))
     },
   }
 }

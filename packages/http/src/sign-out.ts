@@ -18,15 +18,16 @@ export interface SignOutOptions {
   /** Persisted app state to remove as well (TanStack persisters, Zustand storage removals). Defaults to none. */
   readonly persisted?: readonly PersistedState[]
   /**
-   * Where fetchCached remembered validators (its `validatorHints`): without `scope`, those of the
-   * cache's namespace are forgotten with its entries. Defaults to `localStorage` where there is one.
+   * Where fetchCached remembered validators (its `validatorHints`): those of the namespace this
+   * clears (the cache's, or the scope's) are forgotten with its entries. Defaults to `localStorage`
+   * where there is one.
    */
   readonly validatorHints?: HintStorage | false
 }
 
 /**
  * Wipes what this browser profile keeps for a user: `cache.clear()` of their scope (or of the whole
- * cache without one, and then fetchCached's validator hints for it), which empties the store and
+ * cache without one; and then fetchCached's validator hints for it), which empties the store and
  * every tab's in-process tier, then every piece of `persisted` state. Every step is tried even when one fails.
  * @throws {StowageError} INVALID_ARGUMENT for a bad scope; STORE_ERROR when a step failed (the
  *   first failure is the cause), after trying them all.
@@ -48,8 +49,9 @@ export async function signOut(options: SignOutOptions): Promise<void> {
     if (failed !== undefined) throw failed
   }
   const steps: Array<() => unknown> = [clear]
-  // A scope's entries never have hints (fetchCached keeps none for them); the whole cache's do.
-  const hints = options.scope === undefined && options.validatorHints !== false ? (options.validatorHints ?? defaultHintStorage()) : undefined
+  // fetchCached keeps no hints for its `scope` option, but does for a cache handed to it already
+  // scoped (scopedCache): what is known of the wiped namespace goes, whichever it is.
+  const hints = options.validatorHints !== false ? (options.validatorHints ?? defaultHintStorage()) : undefined
   if (hints !== undefined) steps.push(() => new ValidatorHints(hints).forgetNamespace(cache.namespace))
   for (const state of options.persisted ?? []) steps.push(typeof state === 'function' ? state : () => state.removeClient())
   const failures: unknown[] = []

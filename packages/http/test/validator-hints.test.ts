@@ -1,7 +1,7 @@
-import { createCache, createMemoryStore, type Cache, type Store } from '@stowage/core'
+import { createCache, createMemoryStore, StowageErrorCode, type Cache, type Store } from '@stowage/core'
 import { afterEach, describe, expect, it } from 'vitest'
-import { fetchCachedWithInfo, HINTS_ITEM, MAX_HINTS, signOut, type HintStorage } from '../src/index.js'
-import { ValidatorHints } from '../src/validator-hints.js'
+import { fetchCachedWithInfo, HINTS_ITEM, MAX_HINTS, scopedCache, signOut, type HintStorage } from '../src/index.js'
+import { MAX_HINTS_LENGTH, ValidatorHints } from '../src/validator-hints.js'
 import { nodeHttp, type Running } from './servers.js'
 
 // Web Storage's getItem and setItem over a Map (Node has no localStorage; Chromium runs the same
@@ -31,12 +31,15 @@ async function origin(): Promise<{ server: Cache; url: (key: string) => string }
 }
 
 type Exchange = { validator: string | null; status?: number }
+// The signal of every request recordingFetch saw, in order.
+const signals: Array<AbortSignal | undefined> = []
 
 // fetch that records what each request carried when it left, and then its answer's status.
 function recordingFetch(log: Exchange[]): typeof fetch {
   return async (input, init) => {
     const exchange: Exchange = { validator: new Headers(init?.headers).get('If-None-Match') }
     log.push(exchange)
+    signals.push(init?.signal ?? undefined)
     const response = await fetch(input, init)
     exchange.status = response.status
     return response
@@ -55,7 +58,7 @@ function gatedStore(): { store: Store; open: () => void } {
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('fetchCached with validator hints', () => {
-  it('sends the request before the store has answered, and the next one with the kept copy\'s ETag', async () => {
+  it('on a first visit sends the request before the store has answered; the next one with the kept copy\'s ETag', async () => {
     const { server, url } = await origin()
     await server.set('post', { title: 'Hello' })
     const storage = new MapStorage()
@@ -69,7 +72,7 @@ describe('fetchCached with validator hints', () => {
     open()
     const got = await first
     expect(got).toMatchObject({ value: { title: 'Hello' }, source: 'network', kept: true })
-    expect(JSON.parse(storage.getItem(HINTS_ITEM)!)).toStrictEqual({ [`client\u0000${url('post')}`]: `e${got.etag}` })
+    expect(JSON.parse(storage.getItem(HINTS_ITEM)!)).toStrictEqual({ [`client\u0000${url('post')}`]: `e${got.etag}`, '\u0001client': 1 })
     const second = await fetchCachedWithInfo(url('post'), { cache, fetch: recordingFetch(log), validatorHints: storage })
     expect(second).toMatchObject({ value: { title: 'Hello' }, source: 'revalidated' })
     expect(log).toStrictEqual([
@@ -78,11 +81,15 @@ describe('fetchCached with validator hints', () => {
     ])
   })
 
-  it('waits for the store without hints (validatorHints: false) and with a scope', async () => {
+  it('waits for the store without hints (validatorHints: false), with a scope, and for a key it knows nothing of in a namespace it knows', async () => {
     const { server, url } = await origin()
     await server.set('post', 'v')
+    await server.set('other', 'w')
     const storage = new MapStorage()
-    for (const options of [{ validatorHints: false as const }, { validatorHints: storage, scope: 'user-1' }]) {
+    // The namespace is known: a copy was kept in it.
+    await fetchCachedWithInfo(url('other'), { cache: createCache({ namespace: 'client' }), validatorHints: storage })
+    const before = storage.getItem(HINTS_ITEM)
+    for (const options of [{ validatorHints: false as const }, { validatorHints: storage, scope: 'user-1' }, { validatorHints: storage }]) {
       const { store, open } = gatedStore()
       const cache = createCache({ store, namespace: 'client' })
       const log: Exchange[] = []
@@ -92,9 +99,22 @@ describe('fetchCached with validator hints', () => {
       open()
       expect((await pending).value).toBe('v')
       expect(log).toHaveLength(1)
+      // A scope's entry leaves no hint behind.
+      if ('scope' in options) expect(storage.getItem(HINTS_ITEM)).toBe(before)
     }
-    // A scope's entry leaves no hint behind.
-    expect(storage.items.size).toBe(0)
+  })
+
+  it('revalidates a kept copy it has no hint of (stored before hints, or its hint evicted): never a full answer for want of one', async () => {
+    const { server, url } = await origin()
+    await server.set('a', 1)
+    await server.set('b', 2)
+    const storage = new MapStorage()
+    const cache = createCache({ store: createMemoryStore(), namespace: 'client' })
+    await fetchCachedWithInfo(url('a'), { cache, validatorHints: storage })
+    const kept = await fetchCachedWithInfo(url('b'), { cache, validatorHints: false })
+    const log: Exchange[] = []
+    expect(await fetchCachedWithInfo(url('b'), { cache, fetch: recordingFetch(log), validatorHints: storage })).toMatchObject({ value: 2, source: 'revalidated' })
+    expect(log).toStrictEqual([{ validator: kept.etag, status: 304 }])
   })
 
   it('never takes a 304 to a hint for the stored copy: a copy that is gone, or older, is fetched again', async () => {
@@ -128,7 +148,49 @@ describe('fetchCached with validator hints', () => {
       { validator: current.etag, status: 304 },
       { validator: one.etag, status: 200 },
     ])
-    expect(new ValidatorHints(storage).read('client', url('post'))).toStrictEqual({ kind: 'etag', value: fresh.etag })
+    expect(new ValidatorHints(storage).guess('client', url('post'))).toStrictEqual({ validator: { kind: 'etag', value: fresh.etag } })
+  })
+
+  it('sends neither a damaged hint nor the app\'s own If-None-Match: the server\'s current value, never the old copy', async () => {
+    const { server, url } = await origin()
+    const storage = new MapStorage()
+    const cache = createCache({ store: createMemoryStore(), namespace: 'client' })
+    await server.set('post', { n: 1 })
+    const one = await fetchCachedWithInfo(url('post'), { cache, validatorHints: storage })
+    await server.set('post', { n: 2 })
+    storage.setItem(HINTS_ITEM, JSON.stringify({ '\u0001client': 1, [`client\u0000${url('post')}`]: 'e"x"\r\nX-Evil: 1' }))
+    const log: Exchange[] = []
+    const got = await fetchCachedWithInfo(url('post'), { cache, fetch: recordingFetch(log), validatorHints: storage })
+    expect([got.source, got.value]).toStrictEqual(['network', { n: 2 }])
+    expect(log).toStrictEqual([{ validator: one.etag, status: 200 }])
+
+    // Another cache holds {n: 1}; the app asks with {n: 2}'s ETag itself: replaced by the copy's.
+    const older = createCache({ store: createMemoryStore(), namespace: 'older' })
+    await server.set('post', { n: 1 })
+    const oldOne = await fetchCachedWithInfo(url('post'), { cache: older, validatorHints: false })
+    await server.set('post', { n: 2 })
+    log.length = 0
+    const mine = await fetchCachedWithInfo(url('post'), { cache: older, fetch: recordingFetch(log), validatorHints: false, init: { headers: { 'If-None-Match': got.etag } } })
+    expect([mine.source, mine.value]).toStrictEqual(['network', { n: 2 }])
+    expect(log).toStrictEqual([{ validator: oldOne.etag, status: 200 }])
+    // With no copy at all, the request goes without it: the value, not a 304 that answers nothing.
+    log.length = 0
+    const none = await fetchCachedWithInfo(url('post'), { cache: createCache({ namespace: 'none' }), fetch: recordingFetch(log), validatorHints: false, init: { headers: { 'If-None-Match': got.etag } } })
+    expect([none.source, none.value]).toStrictEqual(['network', { n: 2 }])
+    expect(log).toStrictEqual([{ validator: null, status: 200 }])
+  })
+
+  it('abandons the request it sent early when the store fails, and leaves what it knew', async () => {
+    const { server, url } = await origin()
+    await server.set('post', 'v')
+    const storage = new MapStorage()
+    const failing: Store = { ...createMemoryStore(), name: 'failing', get: () => tick(30).then(() => Promise.reject(new Error('disk gone'))) }
+    const cache = createCache({ store: failing, namespace: 'client', readErrors: 'throw', breaker: false })
+    signals.length = 0
+    await expect(fetchCachedWithInfo(url('post'), { cache, fetch: recordingFetch([]), validatorHints: storage })).rejects.toMatchObject({ code: StowageErrorCode.STORE_ERROR })
+    expect(signals).toHaveLength(1)
+    expect(signals[0]!.aborted).toBe(true)
+    expect(storage.items.size).toBe(0)
   })
 
   it('forgets the hint when no copy is kept: a no-store request, a 404', async () => {
@@ -137,50 +199,69 @@ describe('fetchCached with validator hints', () => {
     const cache = createCache({ store: createMemoryStore(), namespace: 'client' })
     await server.set('post', 'v')
     await fetchCachedWithInfo(url('post'), { cache, validatorHints: storage })
-    expect(new ValidatorHints(storage).read('client', url('post'))).toBeDefined()
+    expect(new ValidatorHints(storage).guess('client', url('post'))?.validator).toBeDefined()
     await fetchCachedWithInfo(url('post'), { cache, validatorHints: storage, init: { headers: { 'Cache-Control': 'no-store' } } })
-    expect(new ValidatorHints(storage).read('client', url('post'))).toBeUndefined()
+    // Its own delete of the older copy came after the call began: nothing known, the next call waits.
+    expect(new ValidatorHints(storage).guess('client', url('post'))).toBeUndefined()
     await fetchCachedWithInfo(url('post'), { cache, validatorHints: storage })
     const gone: typeof fetch = async () => new Response('', { status: 404 })
     await expect(fetchCachedWithInfo(url('post'), { cache, validatorHints: storage, fetch: gone })).rejects.toThrow(/404/)
-    expect(new ValidatorHints(storage).read('client', url('post'))).toBeUndefined()
+    // A failed call leaves the hint: checked against the store by the next call, which waits for none.
+    expect(await cache.getBytes(url('post'))).toBeUndefined()
+    const log: Exchange[] = []
+    expect(await fetchCachedWithInfo(url('post'), { cache, fetch: recordingFetch(log), validatorHints: storage })).toMatchObject({ value: 'v', source: 'network' })
+    expect(log.map((e) => e.status)).toStrictEqual([304, 200])
   })
 
-  it('signOut forgets the hints of the cache it wipes, not of other namespaces, and none for a scope', async () => {
+  it('signOut forgets what it knew of the cache it wipes, a scope passed as a scoped cache too, and nothing of other namespaces', async () => {
     const storage = new MapStorage()
     const hints = new ValidatorHints(storage)
     const etag = { kind: 'etag', value: '"a"' } as const
     hints.remember('app', '/a', etag)
     hints.remember('app:child', '/b', etag)
     hints.remember('apple', '/c', etag)
-    await signOut({ cache: createCache({ namespace: 'app' }), scope: 'user-1', validatorHints: storage })
-    expect(hints.read('app', '/a')).toStrictEqual(etag)
-    await signOut({ cache: createCache({ namespace: 'app' }), validatorHints: storage })
-    expect([hints.read('app', '/a'), hints.read('app:child', '/b'), hints.read('apple', '/c')]).toStrictEqual([undefined, undefined, etag])
+    hints.remember('app:scope:user-1', '/d', etag)
+    const app = createCache({ namespace: 'app' })
+    expect(scopedCache(app, 'user-1').namespace).toBe('app:scope:user-1')
+    await signOut({ cache: app, scope: 'user-1', validatorHints: storage })
+    const now = () => new ValidatorHints(storage)
+    expect(now().guess('app', '/a')).toStrictEqual({ validator: etag })
+    expect(now().guess('app:scope:user-1', '/d')).toStrictEqual({ validator: undefined })
+    await signOut({ cache: app, validatorHints: storage })
+    expect([now().guess('app', '/a'), now().guess('app:child', '/b'), now().guess('apple', '/c')]).toStrictEqual([{ validator: undefined }, { validator: undefined }, { validator: etag }])
+    expect(Object.keys(JSON.parse(storage.getItem(HINTS_ITEM)!))).toStrictEqual(['apple\u0000/c', '\u0001apple'])
   })
 })
 
 describe('ValidatorHints', () => {
-  it('keeps the last MAX_HINTS, a __proto__ key as its own, and Last-Modified validators', () => {
+  it('keeps the last MAX_HINTS within MAX_HINTS_LENGTH, a __proto__ key as its own, Last-Modified validators, and none for long keys', () => {
     const storage = new MapStorage()
     const hints = new ValidatorHints(storage)
     for (let i = 0; i < MAX_HINTS + 10; i++) hints.remember('ns', `/k${i}`, { kind: 'etag', value: `"${i}"` })
-    expect(Object.keys(JSON.parse(storage.getItem(HINTS_ITEM)!))).toHaveLength(MAX_HINTS)
-    expect(hints.read('ns', '/k0')).toBeUndefined()
-    expect(hints.read('ns', `/k${MAX_HINTS + 9}`)).toStrictEqual({ kind: 'etag', value: `"${MAX_HINTS + 9}"` })
+    expect(Object.keys(JSON.parse(storage.getItem(HINTS_ITEM)!))).toHaveLength(MAX_HINTS + 1)
+    expect(new ValidatorHints(storage).guess('ns', '/k0')).toBeUndefined()
+    expect(new ValidatorHints(storage).guess('ns', `/k${MAX_HINTS + 9}`)).toStrictEqual({ validator: { kind: 'etag', value: `"${MAX_HINTS + 9}"` } })
     hints.remember('__proto__', '', { kind: 'last-modified', value: 'Wed, 21 Oct 2015 07:28:00 GMT' })
     hints.remember('ns', '__proto__', { kind: 'etag', value: '"p"' })
-    expect(hints.read('__proto__', '')).toStrictEqual({ kind: 'last-modified', value: 'Wed, 21 Oct 2015 07:28:00 GMT' })
-    expect(hints.read('ns', '__proto__')).toStrictEqual({ kind: 'etag', value: '"p"' })
+    const again = new ValidatorHints(storage)
+    expect(again.guess('__proto__', '')).toStrictEqual({ validator: { kind: 'last-modified', value: 'Wed, 21 Oct 2015 07:28:00 GMT' } })
+    expect(again.guess('ns', '__proto__')).toStrictEqual({ validator: { kind: 'etag', value: '"p"' } })
     expect(({} as Record<string, unknown>).e).toBeUndefined()
+    // Long keys: no hint, nothing known (the call waits for its store).
+    for (let i = 0; i < 100; i++) hints.remember('ns', `/${'x'.repeat(1000)}${i}`, { kind: 'etag', value: `"${'y'.repeat(200)}"` })
+    expect(storage.getItem(HINTS_ITEM)!.length).toBeLessThanOrEqual(MAX_HINTS_LENGTH)
+    expect(new ValidatorHints(storage).guess('ns', `/${'x'.repeat(1000)}99`)).toStrictEqual({ validator: { kind: 'etag', value: `"${'y'.repeat(200)}"` } })
+    hints.remember('ns', `/${'x'.repeat(3000)}`, { kind: 'etag', value: '"z"' })
+    expect(new ValidatorHints(storage).guess('ns', `/${'x'.repeat(3000)}`)).toBeUndefined()
   })
 
-  it('reads damaged or foreign items as no hints, and a storage that throws as none', () => {
+  it('reads damaged or foreign items as nothing known, and a storage that throws as none', () => {
     const storage = new MapStorage()
-    const hints = new ValidatorHints(storage)
-    for (const text of ['not json', '[1,2]', 'null', '{"ns\\u0000/a":7}', '{"ns\\u0000/a":"x\\"a\\""}']) {
+    for (const text of ['not json', '[1,2]', 'null', '{"\\u0001ns":1,"ns\\u0000/a":7}', '{"\\u0001ns":1,"ns\\u0000/a":"x\\"a\\""}', '{"\\u0001ns":1,"ns\\u0000/a":"e\\u00e9"}']) {
       storage.setItem(HINTS_ITEM, text)
-      expect(hints.read('ns', '/a')).toBeUndefined()
+      const guess = new ValidatorHints(storage).guess('ns', '/a')
+      // A damaged item is no hints at all: a namespace never seen, asked without a validator.
+      expect(guess === undefined || guess.validator === undefined).toBe(true)
     }
     const blocked = new ValidatorHints({
       getItem: () => {
@@ -190,7 +271,7 @@ describe('ValidatorHints', () => {
         throw new DOMException('full', 'QuotaExceededError')
       },
     })
-    expect(blocked.read('ns', '/a')).toBeUndefined()
+    expect(blocked.guess('ns', '/a')).toStrictEqual({ validator: undefined })
     expect(() => blocked.remember('ns', '/a', { kind: 'etag', value: '"a"' })).not.toThrow()
   })
 })

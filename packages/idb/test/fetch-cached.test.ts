@@ -132,6 +132,14 @@ describe('fetchCached', () => {
     const second = await fetchCachedWithInfo(`${base}/hinted`, { cache: createCache({ store: reopened, namespace: 'http' }) })
     expect([second.source, second.value]).toStrictEqual(['revalidated', { v: 1 }])
     expect((await requests())[1]!.ifNoneMatch).toBe(validator)
+    // The request carries what localStorage says, not what the database holds (it leaves before
+    // the database has answered); the stored copy's validator differs, so the 200 is taken.
+    const id = `http\u0000${base}/hinted`
+    localStorage.setItem(HINTS_ITEM, JSON.stringify({ ...hints(), [id]: 'e"elsewhere"' }))
+    const third = await fetchCachedWithInfo(`${base}/hinted`, { cache: createCache({ store: reopened, namespace: 'http' }) })
+    expect([third.source, third.value]).toStrictEqual(['network', { v: 1 }])
+    expect((await requests())[2]!.ifNoneMatch).toBe('"elsewhere"')
+    expect(hints()[id]).toBe(`e${inspect((await reopened.get(`http:${base.replaceAll(':', '%3A')}/hinted`))!).validator?.value ?? third.etag}`)
     await fetchCachedWithInfo(`${base}/scoped`, { cache: createCache({ store: reopened, namespace: 'http' }), scope: 'user-1' })
     expect(Object.keys(hints()).filter((id) => id.includes('scoped'))).toStrictEqual([])
     await reopened.close()
