@@ -492,7 +492,15 @@ What the misses above come from, as measured (figures of a given run vary; the c
   against 400 ms, then 333 against 353 (medians of 9 pairs alternating), and in that session's run
   1.43× and 1.36× the clone after a browser restart, 1.13× and 1.72× after a page reload; in a
   second run, with the worker's messages grouped too and the machine slower (the clone's restores
-  7–16% longer), 1.40× and 1.62×, 1.23× and 1.62×. Save
+  7–16% longer), 1.40× and 1.62×, 1.23× and 1.62×. In the session of 14:13 (2026-11-28), how much of that is V8's optimizing rather than the
+  decoder's own memory (its shape book): new browsers over a saved profile of 5,000 webhook
+  queries, \`restoreClient\` alone, medians of 6: 199 ms; 141 ms after 300 ms of decoding other
+  data in the page (the small queries: the code optimized, the shape book cold); 124–132 ms when
+  run a second time in the same page. Warming the decoder on a synthetic sample costs more than it
+  saves when done first (10, 30 and 100 ms of warming: restores of 191, 195 and 164 ms, 207, 235
+  and 272 ms with the warming, against 212), and in slices between the restore's own steps there
+  is little idle time to warm it in (14–23 ms used of a 40 ms budget: 207 against 222 ms; 80 ms
+  budgets 231 and 236 ms). Not kept. Save
   after a reload (1.19–1.71× over runs; 1.51× and 1.58×, then 1.32× and 1.26×, in a later session's runs of 2026-11-28, 1.42× and 1.35×, then 1.48× and 1.36×, in the next ones (the save's code unchanged),
   1.27× and 1.33×, then 1.27× and 1.22×, after a page reload; 1.36× and 1.47× in the run before, 1.21× and 1.37× after a
   page reload, 2026-11-28 (1.25×, 1.42×, 1.28× and 1.37×, then 1.36×, 1.49×, 1.32× and 1.44×, in
@@ -584,11 +592,13 @@ What the misses above come from, as measured (figures of a given run vary; the c
   database: fetchCached remembers in \`localStorage\` the validator each copy was kept with and
   sends the request at once, with it or, knowing of no copy, without one, while the store is read
   (a 304 counts only when the stored copy has the validator sent; \`validatorHints\` in
-  @stowage/http's README). On loopback, where the answer comes at once, that hides little: 1.80×
-  and 1.81× in that session's run (the JSON path at 33 and 20 ms), and in a run that alternated
-  the builds, 51 against 57 ms and 34 against 31 ms (medians of 12). From a server 40 ms away (a
-  row of the table since then, not a target) it hides the database: 1.07× and 0.84× in the run,
-  and 1.08× and 0.88× against 1.34× and 1.00× without hints in the alternating run. What is left is not one hotspot but Stowage's JavaScript running
+  @stowage/http's README; a key it knows nothing of in a namespace it has kept copies in still
+  waits for the store). On loopback, where the answer comes at once, that hides little: 1.80× and
+  1.81× in that session's first run (the JSON path at 33 and 20 ms), 1.72× and 2.10× in its last
+  (26 and 15 ms), and in a run that alternated the builds, 51 against 57 ms and 34 against 31 ms
+  (medians of 12). From a server 40 ms away (a row of the table since then, not a target) it hides
+  the database: 1.07× and 0.84×, then 1.21× and 0.92× in the two runs, and 1.08× and 0.88× against
+  1.34× and 1.00× without hints in the alternating run. What is left is not one hotspot but Stowage's JavaScript running
   cold: profiled (section "Where the main thread's time goes on a first screen"), a first load
   keeps the main thread busy for 63 ms against the JSON path's 18, 43 ms of it in the bundle's
   JavaScript, spread over 140 functions of which 11 take 1 ms or more of their own time (the decode
