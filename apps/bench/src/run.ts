@@ -675,7 +675,14 @@ What the misses above come from, as measured (figures of a given run vary; the c
   of payload Stowage does not deflate (\`compressThreshold\`, section "Compression policy"), so it
   stores ~830 B of MessagePack; a trained dictionary would take it far lower, but is not a default.
 - **Issue 25, the Cache with its in-process tier off against msgpackr in the article's benchmark
-  (≥ 0.9× at every N, ≥ 1.0× as a mean).** 0.81–1.06× in this run, mean 0.94× (0.95× and 0.86×
+  (≥ 0.9× at every N, ≥ 1.0× as a mean).** In the session of 14:13 (2026-11-28), after a read
+  through the Redis store became one promise chain and the Cache opened bytes stored uncompressed
+  without a promise (a Cache read ~2.5 kB lighter, 1.11–1.15× the article handler's
+  \`getBuffer\` + \`decode\` through the local Redis with 10 in flight against 1.21–1.24×, four
+  alternating runs at N = 10): 0.94–1.05× from N = 1 to 1,000 and at 100,000 (0.96× at N = 10,
+  0.94× at 100), 0.86× at N = 10,000 where GC decided it (12.2% against msgpackr's 4.2%), mean
+  0.96×, on a machine three times faster than in the run before (42,734 against 12,504 req/s at
+  N = 1). Before that, 0.81–1.06× in one run, mean 0.94× (0.95× and 0.86×
   in the RESULTS runs before); other runs of 2026-11-25 gave means of 0.84–0.99×. Since the
   decoder sums DELTA data as it reads it and builds RECORDS rows in one loop (2026-11-28) it is
   0.95–1.06× from N = 100 up (0.87–0.89× at N = 100 to 10,000 before), and missed at N = 1 and 10
@@ -688,7 +695,8 @@ What the misses above come from, as measured (figures of a given run vary; the c
   untouched at that N, gave 0.76–1.09× over the day's runs). At N = 10,000 garbage collection
   decides it.
 - **Issue 25, the Cache as its README configures it ≥ 1.3× msgpackr.** A hit of the in-process tier
-  skips Redis and the decode, 1.49× and 1.65× at N = 1 and 10 here (1.38–1.70× up to N = 100 on
+  skips Redis and the decode, 1.94× and 1.70× at N = 1 and 10 in the session of 14:13 (1.04–1.16×
+  from N = 100, the ceiling with no cache at all 1.06–1.31× there), 1.49× and 1.65× in the run before (1.38–1.70× up to N = 100 on
   2026-11-27), but Fastify still turns the reply into
   JSON, about half of the server's CPU from N = 1,000 in every variant, so from N = 100 a hit
   saves a smaller share: 1.07–1.27× at N = 100 to 100,000 here (1.13–1.20× at N = 1,000 and 10,000
@@ -700,7 +708,8 @@ What the misses above come from, as measured (figures of a given run vary; the c
   msgpackr's req/s, and the Cache as its README configures it 1.42×, 1.18×, 1.19× and 1.37×: at
   N = 100 and 1,000 the ceiling itself is under 1.3×, and the Cache's hits come within 0–15% of
   it. The target cannot be met there by any cache in this handler.
-- **Issue 25, GC within 5 points of msgpackr's.** Missed at N = 10,000: 11.1% and 11.4% for the
+- **Issue 25, GC within 5 points of msgpackr's.** Missed at N = 10,000: 12.8% and 12.2% against
+  msgpackr's 4.2% in the session of 14:13; before, 11.1% and 11.4% for the
   Stowage variants here against msgpackr's 3.2% (12.6% and 17.0% against 4.6% on 2026-11-27;
   25–26% in a run of 2026-11-25 without the columns the decoder now keeps on Node). A request now allocates as much as msgpackr's; V8's
   pretenuring still lands on the costly side for Stowage's rows more often than for msgpackr's
