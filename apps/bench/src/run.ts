@@ -568,7 +568,12 @@ What the misses above come from, as measured (figures of a given run vary; the c
   end of a later session that day (11 samples, a machine 3–4× faster: the clone's batch in 81 ms
   against 280), 1.68× and 1.51×, the server's envelopes 2.63×; with shapes compiled after 128 objects and
   builders that call the decoder directly (the session of 11:30–14:30), 1.58× and 1.61×, the
-  server's envelopes 2.58×.
+  server's envelopes 2.58×; in the session of 14:13, 2.22× and 1.42×, the server's envelopes 4.05×
+  (Stowage's batch at 105 ms as before, the clone's at 47 against 70). In that session a Cache
+  read of bytes stored uncompressed stopped making promises of its own; four runs of 7 samples
+  alternating the build before it and this one gave batches of 1.26× and 1.97× against 1.95× and
+  1.62×, one by one 1.49× and 1.74× against 1.47× and 1.42×: the spread of the runs, no difference
+  between the builds that they can show.
 - **\`fetchCached\` of a 50 kB object on a first screen (issue 18).** In a browser started anew,
   every function Stowage runs is cold, while \`res.json()\` is native from its first call. Inflating
   the 12 kB envelope in fflate took 11–57 ms the first time; it now goes through the native
