@@ -171,36 +171,12 @@ async function fetchClaimed<T>(
   // Awaited below; handled now so that a body over the limit, refused while the store is still
   // looking, is not an unhandled rejection meanwhile.
   early?.catch(() => {})
-  // A 200 to it that is to be kept is inflated, decoded and handed to the cache as soon as it is
-  // in, while the database may still be opening: only its write waits for the store.
-  const earlyKept = early?.then((exchange) =>
-    'response' in exchange && exchange.response.status === 200 && exchange.bytes !== undefined && !crossOriginRedirect(url, exchange.response, page)
-      ? keptAnswer<T>(url, options, cache, key, claim, { response: exchange.response, body: exchange.bytes, problem: exchange.problem, requestCrossOrigin })
-      : undefined,
-  )
-  earlyKept?.catch(() => {})
   let found: Uint8Array | undefined
   try {
     found = noStore ? undefined : await cache.getBytes(key)
   } catch (e) {
     context?.deadline.abandon()
     throw e
-  }
-  // Opened as get would (a hit or a miss in the stats); a copy the cache cannot use counts as none.
-  const opening = cache.openBytes(key, found)
-  if (earlyKept !== undefined) {
-    let result: FetchCachedResult<T> | undefined
-    try {
-      ;[result] = await Promise.all([earlyKept, opening])
-    } catch (e) {
-      context!.deadline.abandon()
-      throw e
-    }
-    if (result !== undefined) {
-      context!.deadline.clear()
-      learn(hints, cache.namespace, key, result, claim)
-      return result
-    }
   }
   context ??= begin()
   const { deadline } = context
@@ -211,7 +187,8 @@ async function fetchClaimed<T>(
     // Else the request goes out first and the stored copy is decoded while it is out: a reload
     // pays the decode and the round trip side by side, not one after the other.
     const validator = found === undefined ? undefined : revalidator(found)
-    ;[exchange, storedValue] = await Promise.all([early ?? exchangeWith(url, options, validator, context), opening])
+    // Opened as get would (a hit or a miss in the stats); a copy the cache cannot use counts as none.
+    ;[exchange, storedValue] = await Promise.all([early ?? exchangeWith(url, options, validator, context), cache.openBytes(key, found)])
     let sent = early === undefined ? validator : guess?.validator
     const usable = storedValue === undefined ? undefined : validator
     // A 304 says the stored copy is current only as the answer to the copy's own validator: one
@@ -230,17 +207,13 @@ async function fetchClaimed<T>(
   }
   const stored = storedValue === undefined ? undefined : found
   const result = await answer<T>(url, options, cache, key, claim, { exchange, found, stored, storedValue, page, requestCrossOrigin, deadline, revalidated })
-  learn(hints, cache.namespace, key, result, claim)
+  // What the next call will find stored: the copy kept now or still kept; no copy; or, when a
+  // write, delete or clear of the key came meanwhile, nothing known (it waits for the store). A
+  // call that failed leaves the hint as it was.
+  if (result.kept) hints?.remember(cache.namespace, key, revalidator(result.bytes))
+  else if (claim.superseded) hints?.forget(cache.namespace, key)
+  else hints?.remember(cache.namespace, key, undefined)
   return result
-}
-
-// What the next call will find stored: the copy kept now or still kept; no copy; or, when a write,
-// delete or clear of the key came meanwhile, nothing known (it waits for the store). A call that
-// failed leaves the hints as they were.
-function learn(hints: ValidatorHints | undefined, namespace: string, key: string, result: FetchCachedResult<unknown>, claim: CacheClaim): void {
-  if (result.kept) hints?.remember(namespace, key, revalidator(result.bytes))
-  else if (claim.superseded) hints?.forget(namespace, key)
-  else hints?.remember(namespace, key, undefined)
 }
 
 // What came of the exchange: the stored copy, or the response, kept when the caching rules allow.
@@ -253,6 +226,7 @@ async function answer<T>(
   claim: CacheClaim,
   got: { exchange: Exchange; found: Uint8Array | undefined; stored: Uint8Array | undefined; storedValue: unknown; page: string | undefined; requestCrossOrigin: boolean; deadline: Deadline; revalidated: boolean },
 ): Promise<FetchCachedResult<T>> {
+  const { init } = options
   const { exchange, found, stored, storedValue, page, requestCrossOrigin, deadline, revalidated } = got
   // The stored copy answers; it is still kept unless a write, delete or clear (a sign-out) of the key came meanwhile.
   const fromStore = (source: FetchSource, problem?: StowageError): FetchCachedResult<T> => ({ value: storedValue as T, source, bytes: stored!, etag: envelopeEtag(stored!), kept: !claim.superseded, problem })
@@ -273,38 +247,22 @@ async function answer<T>(
     if (action === 'drop' && found !== undefined) await cache.delete(key)
     throw failure
   }
-  const kept = await keptAnswer<T>(url, options, cache, key, claim, { response, body: exchange.bytes, problem, requestCrossOrigin })
-  if (kept !== undefined) return kept
-  const bytes = await named(url, response, exchange.bytes, async (b) => withoutTags(b))
+  const received = await named(url, response, exchange.bytes, async (b) => withoutTags(b))
+  const dictionaryHeader = response.headers.get(DICTIONARY_HEADER)
+  const codec = await codecFor(cache, received, dictionaryHeader === null ? undefined : new URL(dictionaryHeader, response.url || url).href, options)
+  const decision = keepDecision({ headers: new Headers(init?.headers), credentials: init?.credentials, crossOrigin: requestCrossOrigin, scoped: options.scope !== undefined, staleIfError: options.staleIfError, ttl: options.ttl }, response)
+  if (decision.keep) {
+    const bytes = await named(url, response, received, (b) => keptForm(codec, b, response, options.inflate ?? inBrowser()))
+    // Opened before it is kept: bytes this cache cannot use are never stored.
+    const value = await named(url, response, bytes, (b) => cache.acceptBytes(key, b, { ttl: decision.ttl, claim }) as Promise<T>)
+    // A write, delete or clear (a sign-out) that came while the request was out: not stored.
+    return { value, source: 'network', bytes, etag: envelopeEtag(bytes), kept: !claim.superseded, problem }
+  }
+  const bytes = received
   // Not to be kept: any older copy goes too, and the value is opened as get would, without storing.
   if (found !== undefined) await cache.delete(key)
   const value = await named(url, response, bytes, (b) => openUnkept<T>(cache, key, b))
   return { value, source: 'network', bytes, etag: envelopeEtag(bytes), kept: false, problem }
-}
-
-// A 200 the caching rules allow keeping: kept (inflated first where asked) and its value; undefined
-// when it is not to be kept. Needs nothing of the stored copy: it runs as soon as the body is in.
-async function keptAnswer<T>(
-  url: string,
-  options: FetchCachedOptions,
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  cache: Cache<any>,
-  key: string,
-  claim: CacheClaim,
-  got: { response: Response; body: Uint8Array; problem: StowageError | undefined; requestCrossOrigin: boolean },
-): Promise<FetchCachedResult<T> | undefined> {
-  const { init } = options
-  const { response, body, problem, requestCrossOrigin } = got
-  const decision = keepDecision({ headers: new Headers(init?.headers), credentials: init?.credentials, crossOrigin: requestCrossOrigin, scoped: options.scope !== undefined, staleIfError: options.staleIfError, ttl: options.ttl }, response)
-  if (!decision.keep) return undefined
-  const received = await named(url, response, body, async (b) => withoutTags(b))
-  const dictionaryHeader = response.headers.get(DICTIONARY_HEADER)
-  const codec = await codecFor(cache, received, dictionaryHeader === null ? undefined : new URL(dictionaryHeader, response.url || url).href, options)
-  const bytes = await named(url, response, received, (b) => keptForm(codec, b, response, options.inflate ?? inBrowser()))
-  // Opened before it is kept: bytes this cache cannot use are never stored.
-  const value = await named(url, response, bytes, (b) => cache.acceptBytes(key, b, { ttl: decision.ttl, claim }) as Promise<T>)
-  // A write, delete or clear (a sign-out) that came while the request was out: not stored.
-  return { value, source: 'network', bytes, etag: envelopeEtag(bytes), kept: !claim.superseded, problem }
 }
 
 // The codec that reads `received`: the cache's, or, for an envelope compressed with a dictionary
