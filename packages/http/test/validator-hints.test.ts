@@ -31,28 +31,33 @@ async function origin(): Promise<{ server: Cache; url: (key: string) => string }
 }
 
 type Exchange = { validator: string | null; status?: number }
-// The signal of every request recordingFetch saw, in order.
-const signals: Array<AbortSignal | undefined> = []
 
 // fetch that records what each request carried when it left, and then its answer's status.
 function recordingFetch(log: Exchange[]): typeof fetch {
   return async (input, init) => {
     const exchange: Exchange = { validator: new Headers(init?.headers).get('If-None-Match') }
     log.push(exchange)
-    signals.push(init?.signal ?? undefined)
     const response = await fetch(input, init)
     exchange.status = response.status
     return response
   }
 }
 
-// A store whose reads wait until `open()`: a database still opening.
-function gatedStore(): { store: Store; open: () => void } {
+// A store whose every call waits until `open()`, then runs in the order it was made: a database
+// still opening, as IndexedDB queues what is asked of it meanwhile.
+function gatedStore(): { store: Store; open: () => void; inner: Store } {
   const inner = createMemoryStore()
   let open!: () => void
   const gate = new Promise<void>((resolve) => (open = resolve))
-  const store: Store = { ...inner, name: 'gated', get: async (key) => (await gate, inner.get(key)), set: (k, v, o) => inner.set(k, v, o), delete: (k) => inner.delete(k), keys: inner.keys?.bind(inner), clear: inner.clear?.bind(inner) }
-  return { store, open }
+  const store: Store = {
+    ...inner,
+    name: 'gated',
+    get: (key) => gate.then(() => inner.get(key)),
+    set: (key, value, options) => gate.then(() => inner.set(key, value, options)),
+    delete: (key) => gate.then(() => inner.delete(key)),
+    clear: (prefix) => gate.then(() => inner.clear!(prefix)),
+  }
+  return { store, open, inner }
 }
 
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -72,6 +77,8 @@ describe('fetchCached with validator hints', () => {
     open()
     const got = await first
     expect(got).toMatchObject({ value: { title: 'Hello' }, source: 'network', kept: true })
+    // Counted as without hints: a miss, then the set.
+    expect(cache.stats()).toMatchObject({ hits: 0, misses: 1, sets: 1 })
     expect(JSON.parse(storage.getItem(HINTS_ITEM)!)).toStrictEqual({ [`client\u0000${url('post')}`]: `e${got.etag}`, '\u0001client': 1 })
     const second = await fetchCachedWithInfo(url('post'), { cache, fetch: recordingFetch(log), validatorHints: storage })
     expect(second).toMatchObject({ value: { title: 'Hello' }, source: 'revalidated' })
@@ -180,17 +187,45 @@ describe('fetchCached with validator hints', () => {
     expect(log).toStrictEqual([{ validator: null, status: 200 }])
   })
 
-  it('abandons the request it sent early when the store fails, and leaves what it knew', async () => {
-    const { server, url } = await origin()
-    await server.set('post', 'v')
+  it('abandons the request it sent early when the store fails, keeps nothing, and leaves what it knew', async () => {
+    const { url } = await origin()
     const storage = new MapStorage()
-    const failing: Store = { ...createMemoryStore(), name: 'failing', get: () => tick(30).then(() => Promise.reject(new Error('disk gone'))) }
+    const inner = createMemoryStore()
+    const failing: Store = { ...inner, name: 'failing', get: () => tick(30).then(() => Promise.reject(new Error('disk gone'))) }
     const cache = createCache({ store: failing, namespace: 'client', readErrors: 'throw', breaker: false })
-    signals.length = 0
-    await expect(fetchCachedWithInfo(url('post'), { cache, fetch: recordingFetch([]), validatorHints: storage })).rejects.toMatchObject({ code: StowageErrorCode.STORE_ERROR })
-    expect(signals).toHaveLength(1)
-    expect(signals[0]!.aborted).toBe(true)
+    // A server that has not answered yet: the request ends only when it is aborted.
+    let aborted: unknown
+    const hanging: typeof fetch = (_input, init) =>
+      new Promise((_resolve, reject) =>
+        init!.signal!.addEventListener('abort', () => {
+          aborted = init!.signal!.reason
+          reject(aborted)
+        }),
+      )
+    await expect(fetchCachedWithInfo(url('post'), { cache, fetch: hanging, validatorHints: storage })).rejects.toMatchObject({ code: StowageErrorCode.STORE_ERROR, message: expect.stringContaining('disk gone') })
+    expect(aborted).toMatchObject({ code: StowageErrorCode.STORE_ERROR })
+    const kept: string[] = []
+    for await (const key of inner.keys!('')) kept.push(key)
+    expect(kept).toStrictEqual([])
     expect(storage.items.size).toBe(0)
+  })
+
+  it('a sign-out while the store is still opening keeps the answer out, and no hint of the scope comes back', async () => {
+    const { server, url } = await origin()
+    await server.set('post', 'alice only')
+    const storage = new MapStorage()
+    const { store, open, inner } = gatedStore()
+    const base = createCache({ store, namespace: 'app' })
+    const pending = fetchCachedWithInfo(url('post'), { cache: scopedCache(base, 'alice'), validatorHints: storage })
+    await tick(50)
+    const out = signOut({ cache: base, scope: 'alice', validatorHints: storage })
+    open()
+    await out
+    expect(await pending).toMatchObject({ value: 'alice only', source: 'network', kept: false })
+    const kept: string[] = []
+    for await (const key of inner.keys!('')) kept.push(key)
+    expect(kept).toStrictEqual([])
+    expect(storage.getItem(HINTS_ITEM) ?? '').not.toContain('alice')
   })
 
   it('forgets the hint when no copy is kept: a no-store request, a 404', async () => {
