@@ -2,7 +2,7 @@
 // starts while the claim is open must take that right away, and nothing else may.
 import { describe, expect, it } from 'vitest'
 import { Claims } from '../src/cache/claims.js'
-import { createCache, createCodec, StowageErrorCode, type StowageError } from '../src/index.js'
+import { createCache, createCodec, createMemoryStore, StowageErrorCode, type StowageError, type Store } from '../src/index.js'
 import { heldStore, until } from './cache-helpers.js'
 
 // How many keys the book holds records for (only keys with open claims should be there).
@@ -118,5 +118,42 @@ describe('Cache: claim(key) handles', () => {
     expect(await inFlight).toBe('old') // it asked before the write
     expect(await b.get('k')).toBe('new')
     foreign.end()
+  })
+
+  it('never lets the drop of a corrupt entry delete a value written just after the read', async () => {
+    // A read gets the damaged bytes, then a write of the key lands a few microtasks after its
+    // answer: the drop, sent while the read's claim is open, must come before that write.
+    const lost: number[] = []
+    for (let depth = 0; depth < 40; depth++) {
+      const inner = createMemoryStore()
+      let answer: (() => void) | undefined
+      const store: Store = {
+        name: 'held',
+        get: async (key) => {
+          const bytes = await inner.get(key)
+          await new Promise<void>((resolve) => (answer = resolve))
+          return bytes
+        },
+        set: (key, value, options) => inner.set(key, value, options),
+        delete: (key) => inner.delete(key),
+        clear: (prefix) => inner.clear!(prefix),
+      }
+      const cache = createCache({ store, namespace: 'n', local: false })
+      const codec = createCodec()
+      const bad = codec.encode({ a: 1 }).slice()
+      bad[bad.length - 1] = (bad[bad.length - 1] as number) ^ 0xff
+      await inner.set('n:k', bad)
+      const reading = cache.get('k')
+      while (answer === undefined) await new Promise((resolve) => setTimeout(resolve, 0))
+      let hops = Promise.resolve()
+      for (let i = 0; i < depth; i++) hops = hops.then(() => {})
+      const writing = hops.then(() => cache.setBytes('k', codec.encode('new')))
+      answer()
+      expect(await reading).toBeUndefined()
+      await writing
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      if ((await inner.get('n:k')) === undefined) lost.push(depth)
+    }
+    expect(lost).toStrictEqual([])
   })
 })

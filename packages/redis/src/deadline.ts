@@ -88,7 +88,15 @@ export class Deadlines {
           resolve(value)
         },
         (e: unknown) => {
-          if (this.settle(entry)) reject(this.failed === undefined ? e : this.failed(what, e))
+          if (!this.settle(entry)) return
+          let error = e
+          try {
+            if (this.failed !== undefined) error = this.failed(what, e)
+          } catch (thrown) {
+            // A hook that throws still settles the call, with what it threw.
+            error = thrown
+          }
+          reject(error)
         },
       )
     })

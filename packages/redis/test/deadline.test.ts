@@ -27,6 +27,24 @@ describe('Deadlines', () => {
     expect(await deadlines.run(Promise.resolve(7), 'GET')).toBe(7)
   })
 
+  it('hands each answer to its hooks, and a hook that throws still settles the call', async () => {
+    let answered = 0
+    const deadlines = new Deadlines(
+      200,
+      undefined,
+      undefined,
+      () => answered++,
+      (what, e) => {
+        if ((e as Error).message === 'odd') throw new TypeError('the hook broke')
+        return new Error(`${what}: ${(e as Error).message}`)
+      },
+    )
+    expect(await deadlines.run(later(5, 'a'), 'GET')).toBe('a')
+    expect(answered).toBe(1)
+    await expect(deadlines.run(failLater(5, new Error('WRONGTYPE')), 'GET')).rejects.toThrow('GET: WRONGTYPE')
+    await expect(deadlines.run(failLater(5, new Error('odd')), 'GET')).rejects.toThrow('the hook broke')
+  })
+
   it('times out exactly the calls that do not answer, each at its own deadline', async () => {
     const timeouts: number[] = []
     const deadlines = new Deadlines(80, () => new Error('ECONNRESET'), () => timeouts.push(performance.now()))

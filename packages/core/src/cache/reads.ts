@@ -101,9 +101,13 @@ export class Reads {
   }
 
   /** Deletes worthless bytes in the background with `remove`, unless the key was written since they were read (`claim`). */
+  // Sent at once, while the read's claim is still open: a write that supersedes it afterwards is
+  // ordered after this delete in the store, and one that came before it is seen here.
   drop(claim: Claim | undefined, remove: () => Promise<unknown>): void {
-    Promise.resolve()
-      .then(() => (claim?.superseded ? undefined : remove()))
-      .catch(() => {})
+    try {
+      if (!claim?.superseded) remove().catch(() => {})
+    } catch {
+      // A store that throws instead of rejecting: the bytes stay, as after a failed delete.
+    }
   }
 }
