@@ -11,7 +11,7 @@ import { crossOrigin, crossOriginRedirect, keepDecision, onErrorStatus, parseCac
 import { isRedirect, online, pageUrl, readBody, startDeadline, type Deadline } from './fetch-transport.js'
 import { STOWAGE_MEDIA_TYPE } from './media-type.js'
 import { scopedCache } from './scope.js'
-import { defaultHintStorage, ValidatorHints, type HintStorage } from './validator-hints.js'
+import { hintStorage, sendable, ValidatorHints, type HintStorage } from './validator-hints.js'
 
 /** Default of {@link FetchCachedOptions.timeout}: 30 s for the headers and the body together. */
 export const DEFAULT_FETCH_TIMEOUT = 30_000
@@ -285,8 +285,7 @@ async function codecFor(cache: Cache<any>, received: Uint8Array, dictionaryUrl: 
 
 // The hints a call uses: none with a scope (a user's requests never carry what another's learnt).
 function validatorHints(options: FetchCachedOptions): ValidatorHints | undefined {
-  if (options.scope !== undefined || options.validatorHints === false) return undefined
-  const storage = options.validatorHints ?? defaultHintStorage()
+  const storage = options.scope === undefined ? hintStorage(options.validatorHints) : undefined
   return storage === undefined ? undefined : new ValidatorHints(storage)
 }
 
@@ -328,7 +327,7 @@ async function keptForm(codec: Codec, received: Uint8Array, response: Response, 
   // A validator a header field cannot hold (over 255 characters), or an envelope of format version 1
   // (Stowage 0.1), which has no field for one, is kept without it: the copy is then revalidated with
   // its own ETag, and a server that does not know it simply answers 200.
-  return /^[\x20-\x7e]{1,255}$/.test(server.value) && inspect(bytes).formatVersion > 1 ? withValidator(bytes, server) : bytes
+  return sendable(server.value) && inspect(bytes).formatVersion > 1 ? withValidator(bytes, server) : bytes
 }
 
 // One exchange: with If-None-Match when there is a copy, without following redirects then (its

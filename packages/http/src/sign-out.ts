@@ -3,7 +3,7 @@
 // invalidation channel, of every other open tab), and the app state persisted for them.
 import { StowageError, StowageErrorCode, type Cache } from '@stowage/core'
 import { scopedCache } from './scope.js'
-import { defaultHintStorage, ValidatorHints, type HintStorage } from './validator-hints.js'
+import { hintStorage, ValidatorHints, type HintStorage } from './validator-hints.js'
 
 /** Something that holds persisted state: a TanStack persister (`removeClient`), or a function that removes it (a Zustand storage's `removeItem(name)`). */
 export type PersistedState = { removeClient(): unknown } | (() => unknown)
@@ -51,7 +51,7 @@ export async function signOut(options: SignOutOptions): Promise<void> {
   const steps: Array<() => unknown> = [clear]
   // fetchCached keeps no hints for its `scope` option, but does for a cache handed to it already
   // scoped (scopedCache): what is known of the wiped namespace goes, whichever it is.
-  const hints = options.validatorHints !== false ? (options.validatorHints ?? defaultHintStorage()) : undefined
+  const hints = hintStorage(options.validatorHints)
   if (hints !== undefined) steps.push(() => new ValidatorHints(hints).forgetNamespace(cache.namespace))
   for (const state of options.persisted ?? []) steps.push(typeof state === 'function' ? state : () => state.removeClient())
   const failures: unknown[] = []

@@ -8,16 +8,12 @@
 // without hints, so a kept copy is still revalidated; only a namespace with nothing known of it
 // (a first visit) sends its first request at once without a validator.
 
+import { MAX_VALIDATOR_LENGTH, type HttpValidator } from '@stowage/core'
+
 /** Where the hints live: the part of the Web Storage API they use (`localStorage` fits). */
 export interface HintStorage {
   getItem(key: string): string | null
   setItem(key: string, value: string): void
-}
-
-/** The validator a hint holds, as fetch-cached.ts sends it. */
-export interface HintedValidator {
-  readonly kind: 'etag' | 'last-modified'
-  readonly value: string
 }
 
 /**
@@ -25,7 +21,7 @@ export interface HintedValidator {
  * undefined }` for no copy (the key's last answer was not kept, or the namespace has nothing kept
  * in this browser), `undefined` for nothing known (wait for the store).
  */
-export type HintGuess = { readonly validator: HintedValidator | undefined } | undefined
+export type HintGuess = { readonly validator: HttpValidator | undefined } | undefined
 
 /** The storage item that holds every hint, as one JSON object. */
 export const HINTS_ITEM = 'stowage:fetch-validators'
@@ -40,10 +36,12 @@ const NO_COPY = '-'
 // The marker of a namespace this browser has kept fetchCached copies in: its id starts with this.
 const NAMESPACE_MARK = '\u0001'
 
-// A validator fetch-cached.ts can send as a header field: printable ASCII, as keptForm keeps them.
-const SENDABLE = /^[\x20-\x7e]{1,255}$/
+/** Whether a validator's value can be sent as a header field and kept in an envelope: 1 to MAX_VALIDATOR_LENGTH (255) printable ASCII characters, as the codec's `withValidator` takes them. */
+export function sendable(value: string): boolean {
+  return value.length >= 1 && value.length <= MAX_VALIDATOR_LENGTH && /^[\x20-\x7e]+$/.test(value)
+}
 
-function encodeHint(validator: HintedValidator | undefined): string {
+function encodeHint(validator: HttpValidator | undefined): string {
   if (validator === undefined) return NO_COPY
   return (validator.kind === 'etag' ? 'e' : 'm') + validator.value
 }
@@ -54,12 +52,17 @@ function decodeHint(text: unknown): HintGuess {
   const kind = text[0] === 'e' ? 'etag' : text[0] === 'm' ? 'last-modified' : undefined
   const value = text.slice(1)
   // Anything else (damaged, or written by something else) is nothing known.
-  return kind === undefined || !SENDABLE.test(value) ? undefined : { validator: { kind, value } }
+  return kind === undefined || !sendable(value) ? undefined : { validator: { kind, value } }
 }
 
-// The hint of an entry: its namespace and key, which neither holds a NUL.
+// The hint of an entry: its namespace (which never holds a NUL) and key.
 function hintId(namespace: string, key: string): string {
   return `${namespace}\u0000${key}`
+}
+
+/** The storage an option names: `false` none, `undefined` the default ({@link defaultHintStorage}). */
+export function hintStorage(option: HintStorage | false | undefined): HintStorage | undefined {
+  return option === false ? undefined : (option ?? defaultHintStorage())
 }
 
 /** The storage fetchCached uses by default: `localStorage` where the page has one and may use it. */
@@ -74,8 +77,7 @@ export function defaultHintStorage(): HintStorage | undefined {
 }
 
 // The item as last read or written, per storage: its text and what it holds. A page that calls
-// fetchCached often then parses it only when it changed (35 kB for 256 keys took ~0.3 ms a call to
-// parse in Chromium), not on every call.
+// fetchCached often then parses it only when it changed (up to 64 KiB), not on every call.
 const lastRead = new WeakMap<HintStorage, { readonly text: string | null; readonly hints: ReadonlyMap<string, unknown> }>()
 
 // What an item's text holds: its entries in their order (the least recently changed first).
@@ -108,8 +110,8 @@ export class ValidatorHints {
   }
 
   /** Remembers the validator the kept copy of `key` has (`undefined`: no copy is kept). */
-  remember(namespace: string, key: string, validator: HintedValidator | undefined): void {
-    if (key.length > MAX_HINTED_KEY || (validator !== undefined && !SENDABLE.test(validator.value))) return
+  remember(namespace: string, key: string, validator: HttpValidator | undefined): void {
+    if (key.length > MAX_HINTED_KEY || (validator !== undefined && !sendable(validator.value))) return
     const loaded = this.load()
     const id = hintId(namespace, key)
     const mark = NAMESPACE_MARK + namespace

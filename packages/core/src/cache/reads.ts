@@ -100,9 +100,12 @@ export class Reads {
     return undefined
   }
 
-  /** Deletes worthless bytes in the background with `remove`, unless the key was written since they were read (`claim`). */
-  // Sent at once, while the read's claim is still open: a write that supersedes it afterwards is
-  // ordered after this delete in the store, and one that came before it is seen here.
+  /**
+   * Deletes worthless bytes with `remove`, unless the key was written since they were read
+   * (`claim`), without waiting for it. Sent at once, while the read's claim is still open: a write
+   * that supersedes it afterwards is ordered after this delete in the store, and one that came
+   * before it is seen here.
+   */
   drop(claim: Claim | undefined, remove: () => Promise<unknown>): void {
     try {
       if (!claim?.superseded) remove().catch(() => {})
