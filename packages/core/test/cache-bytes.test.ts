@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createCache, createCodec, createMemoryStore, inspect, StowageErrorCode } from '../src/index.js'
+import { createCache, createCodec, createMemoryStore, inspect, StowageErrorCode, trainDictionary, withValidator } from '../src/index.js'
 
 describe('Cache: envelopes from elsewhere', () => {
   it('acceptBytes opens an envelope as get would, stores it, and leaves a tag stamp behind', async () => {
@@ -26,6 +26,67 @@ describe('Cache: envelopes from elsewhere', () => {
     await expect(client.acceptBytes('a', createCodec({ schemaVersion: 5 }).encode('newer'))).rejects.toMatchObject({ code: StowageErrorCode.UNSUPPORTED_VERSION })
     await expect(client.acceptBytes('a', createCodec().encode('older, no migrate'))).rejects.toMatchObject({ code: StowageErrorCode.UNSUPPORTED_VERSION })
     expect(await store.get('c:a')).toBeUndefined()
+  })
+})
+
+describe('Cache: acceptBytes keeps a deflated envelope in the form its codec would have written', () => {
+  // A server's envelope: deflated, as Stowage on Node deflates from 1 KiB.
+  const value = { rows: Array.from({ length: 200 }, (_, i) => ({ id: i, name: `row ${i}`, tags: ['a', 'b'] })) }
+  const sent = withValidator(createCodec().encode(value), { kind: 'etag', value: '"v1"' })
+  const asBrowser = { compressThreshold: 256 * 1024 } // the default of a codec in a browser
+
+  it('inflated where the codec would not deflate a payload that size: same header, same value, read without inflating', async () => {
+    expect(inspect(sent).compression).toBe('deflate-raw')
+    const store = createMemoryStore()
+    const cache = createCache({ store, namespace: 'b', codec: asBrowser })
+    expect(await cache.acceptBytes('k', sent)).toStrictEqual(value)
+    const kept = (await store.get('b:k'))!
+    expect(inspect(kept)).toMatchObject({ compression: 'none', payloadLength: inspect(sent).payloadLength, validator: { kind: 'etag', value: '"v1"' } })
+    // Read back through a cache whose codec could not inflate at all: the kept bytes need none.
+    expect(createCodec().decode(kept)).toStrictEqual(value)
+    expect(await createCache({ store, namespace: 'b' }).get('k')).toStrictEqual(value)
+    // compress: 'never' keeps everything inflated too.
+    const never = createMemoryStore()
+    await createCache({ store: never, codec: { compress: 'never' } }).acceptBytes('k', sent)
+    expect(inspect((await never.get('stowage:k'))!).compression).toBe('none')
+  })
+
+  it('as it came where the codec would have deflated it, with inflate: false, or deflated against a dictionary', async () => {
+    const server = createMemoryStore()
+    await createCache({ store: server, namespace: 's' }).acceptBytes('k', sent)
+    expect(Array.from((await server.get('s:k'))!)).toStrictEqual(Array.from(sent))
+    const asked = createMemoryStore()
+    await createCache({ store: asked, namespace: 'a', codec: asBrowser }).acceptBytes('k', sent, { inflate: false })
+    expect(Array.from((await asked.get('a:k'))!)).toStrictEqual(Array.from(sent))
+    const forced = createMemoryStore()
+    await createCache({ store: forced, namespace: 'f' }).acceptBytes('k', sent, { inflate: true })
+    expect(inspect((await forced.get('f:k'))!).compression).toBe('none')
+    const samples = Array.from({ length: 40 }, (_, i) => ({ id: i, kind: 'sample', text: `the sample number ${i} of a dictionary` }))
+    const codec = createCodec({ dictionaries: [trainDictionary(samples, { size: 2048 })] })
+    const withDictionary = codec.encode(samples)
+    expect(inspect(withDictionary).compression).toBe('deflate-raw-dictionary')
+    const kept = createMemoryStore()
+    expect(await createCache({ store: kept, namespace: 'd', codec }).acceptBytes('k', withDictionary, { inflate: true })).toStrictEqual(samples)
+    expect(Array.from((await kept.get('d:k'))!)).toStrictEqual(Array.from(withDictionary))
+  })
+
+  it('damaged deflated bytes are refused as before, and a bad inflate option is an INVALID_ARGUMENT', async () => {
+    const store = createMemoryStore()
+    const cache = createCache({ store, namespace: 'x', codec: asBrowser })
+    const damaged = sent.slice()
+    damaged[damaged.length - 10] = (damaged[damaged.length - 10] as number) ^ 1
+    await expect(cache.acceptBytes('k', damaged)).rejects.toMatchObject({ code: StowageErrorCode.CHECKSUM_MISMATCH })
+    const cut = sent.subarray(0, sent.length - 5)
+    const codecSays = (() => {
+      try {
+        createCodec().decode(cut)
+      } catch (e) {
+        return (e as { code: string }).code
+      }
+    })()
+    await expect(cache.acceptBytes('k', cut)).rejects.toMatchObject({ code: codecSays })
+    await expect(cache.acceptBytes('k', sent, { inflate: 'yes' as never })).rejects.toMatchObject({ code: StowageErrorCode.INVALID_ARGUMENT })
+    expect(await store.get('x:k')).toBeUndefined()
   })
 })
 

@@ -253,8 +253,9 @@ async function answer<T>(
   const decision = keepDecision({ headers: new Headers(init?.headers), credentials: init?.credentials, crossOrigin: requestCrossOrigin, scoped: options.scope !== undefined, staleIfError: options.staleIfError, ttl: options.ttl }, response)
   if (decision.keep) {
     const bytes = await named(url, response, received, (b) => keptForm(codec, b, response, options.inflate ?? inBrowser()))
-    // Opened before it is kept: bytes this cache cannot use are never stored.
-    const value = await named(url, response, bytes, (b) => cache.acceptBytes(key, b, { ttl: decision.ttl, claim }) as Promise<T>)
+    // Opened before it is kept: bytes this cache cannot use are never stored. Kept as they are
+    // (inflate: false): keptForm chose their form, and the ETag returned is theirs.
+    const value = await named(url, response, bytes, (b) => cache.acceptBytes(key, b, { ttl: decision.ttl, claim, inflate: false }) as Promise<T>)
     // A write, delete or clear (a sign-out) that came while the request was out: not stored.
     return { value, source: 'network', bytes, etag: envelopeEtag(bytes), kept: !claim.superseded, problem }
   }

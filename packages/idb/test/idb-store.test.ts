@@ -1,4 +1,4 @@
-import { createCache, StowageErrorCode } from '@stowage/core'
+import { createCache, createCodec, inspect, StowageErrorCode } from '@stowage/core'
 import { describeStoreContract } from '@stowage/store-contract'
 import { openDB } from 'idb'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -172,6 +172,23 @@ describe('indexeddb store', () => {
     expect(await cache.get('v')).toStrictEqual(value)
     await cache.clear()
     expect(await cache.get('v')).toBeUndefined()
+  })
+
+  it("keeps a server's deflated envelope inflated in a browser, so that reads after a reload need no inflate", async () => {
+    const inBrowser = typeof document !== 'undefined'
+    const name = dbName()
+    const store = createIdbStore({ dbName: name })
+    const cache = createCache({ store, namespace: 'app' })
+    const value = { rows: Array.from({ length: 300 }, (_, i) => ({ id: i, title: `row ${i}`, even: i % 2 === 0 })) }
+    // As a Node server sends it: deflated from 1 KiB.
+    const sent = createCodec({ compressThreshold: 1024 }).encode(value)
+    expect(inspect(sent).compression).toBe('deflate-raw')
+    expect(await cache.acceptBytes('v', sent)).toStrictEqual(value)
+    await store.close()
+    const kept = await createIdbStore({ dbName: name }).get('app:v')
+    // A browser's codec writes uncompressed under 256 KiB, Node's deflates from 1 KiB: each keeps what it would have written.
+    expect(inspect(kept!)).toMatchObject({ compression: inBrowser ? 'none' : 'deflate-raw', payloadLength: inspect(sent).payloadLength })
+    expect(await createCache({ store: createIdbStore({ dbName: name }), namespace: 'app' }).get('v')).toStrictEqual(value)
   })
 })
 

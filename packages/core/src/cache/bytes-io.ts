@@ -3,7 +3,9 @@
 // checks the arguments; this works through the namespace's reads, writes and observer, never through the façade.
 import type { AcceptBytesOptions } from './cache-types.js'
 import type { CacheObserver } from './cache-observer.js'
-import { inspect, withoutTags } from '../codec/envelope.js'
+import type { Codec } from '../codec/codec.js'
+import { inspect, withoutTags, type EnvelopeInfo } from '../codec/envelope.js'
+import { invalidArgument } from '../errors/make.js'
 import { checkTtl } from '../stores/validate.js'
 import { unusable } from './cache-errors.js'
 import { claimOf } from './claims.js'
@@ -60,10 +62,11 @@ export class BytesIo {
   }
 
   /**
-   * Opens an envelope received from elsewhere as `get` would, stores it (without its tag stamp)
-   * unless its key changed since the claim, and returns its value.
+   * Opens an envelope received from elsewhere as `get` would, stores it (without its tag stamp,
+   * inflated when {@link keptInflated} says so) unless its key changed since the claim, and
+   * returns its value.
    * @throws {StowageError} the decode codes; UNSUPPORTED_VERSION, SCHEMA_MISMATCH, MIGRATION_FAILED;
-   *   INVALID_ARGUMENT for a bad TTL, or a claim on another key or from another cache; STORE_ERROR with `writeErrors: 'throw'`.
+   *   INVALID_ARGUMENT for a bad TTL or `inflate`, or a claim on another key or from another cache; STORE_ERROR with `writeErrors: 'throw'`.
    */
   async accept(key: string, envelope: Uint8Array, options: AcceptBytesOptions | undefined): Promise<unknown> {
     const full = storeKey(this.prefix, key)
@@ -77,6 +80,7 @@ export class BytesIo {
     try {
       checkTtl(ttl)
       bytes = withoutTags(envelope)
+      if (keptInflated(opener.codec, inspect(bytes), options?.inflate)) bytes = await inflatedOr(opener.codec, bytes)
       opened = await openEntry(opener, this.prefix, key, bytes)
       if (!('entry' in opened)) throw unusable(opened, this.shared.version)
     } finally {
@@ -87,5 +91,29 @@ export class BytesIo {
       await this.writes.put(key, full, { bytes, payloadLength: inspect(bytes).payloadLength }, ttl, opened.entry, 'set', false)
     }
     return opened.entry.value
+  }
+}
+
+/**
+ * Whether a received envelope is kept inflated: when `asked`, else when this cache's codec would
+ * not have deflated a payload of its size (in browsers, under 256 KiB), so that every later read
+ * decodes it where it lies instead of inflating it again (in JavaScript, in a browser). Only plain
+ * deflate: an envelope deflated against a dictionary is kept as it came.
+ */
+function keptInflated(codec: Codec, info: EnvelopeInfo, asked: boolean | undefined): boolean {
+  if (asked !== undefined && typeof asked !== 'boolean') throw invalidArgument(`the inflate option must be a boolean, got ${typeof asked}`)
+  if (info.compression !== 'deflate-raw') return false
+  if (asked !== undefined) return asked
+  const { compress, compressThreshold } = codec.options
+  return compress === 'never' || (compress === 'auto' && info.payloadLength < compressThreshold)
+}
+
+// The envelope inflated; bytes that do not inflate are handed back as they are, for the opening
+// that follows to say what is wrong with them as `get` would.
+async function inflatedOr(codec: Codec, bytes: Uint8Array): Promise<Uint8Array> {
+  try {
+    return await codec.inflateEnvelopeAsync(bytes)
+  } catch {
+    return bytes
   }
 }

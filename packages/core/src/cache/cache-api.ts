@@ -36,8 +36,9 @@ export interface Cache<S extends CacheSchema = CacheSchema> {
   openBytes<T = never, K extends CacheKey<S> = CacheKey<S>>(key: K, envelope: Uint8Array | undefined): Promise<([T] extends [never] ? CacheValue<S, K> : T) | undefined>
   /**
    * Takes in an envelope received from elsewhere (a server, through `fetchCached`): opens it as
-   * `get` would (schema version and `migrate`, the key's schema), stores it as it is when this
-   * cache can use it, and returns its value. A tag stamp is left behind (`withoutTags`): tags name
+   * `get` would (schema version and `migrate`, the key's schema), stores it when this cache can
+   * use it (as it is, or inflated where this cache's codec would not have deflated it: see
+   * {@link AcceptBytesOptions.inflate}), and returns its value. A tag stamp is left behind (`withoutTags`): tags name
    * generations kept in the sender's store. Bytes this cache cannot use are never stored, nor are
    * bytes whose key was written, deleted or cleared while they were on their way: since
    * `options.claim` was taken (see {@link Cache.claim}), else since `acceptBytes` was called.
