@@ -19,7 +19,8 @@ const methods: Array<[ReloadMethod, string]> = [
   ['clone', 'idb-keyval, structured clone'],
   ['json', 'idb-keyval, JSON strings + JSON.parse'],
   ['stowage', 'Stowage Cache over @stowage/idb, encoded in the page'],
-  ['stowage-server', 'Stowage Cache over @stowage/idb, deflated envelopes from a Node server'],
+  ['stowage-server', 'Stowage Cache over @stowage/idb, deflated envelopes from a Node server (acceptBytes: kept inflated)'],
+  ['stowage-server-deflated', 'Stowage Cache over @stowage/idb, the same kept as they came (inflate: false)'],
   ['stowage-bytes', '@stowage/idb alone: the envelopes as bytes, not decoded'],
 ]
 

@@ -573,7 +573,16 @@ What the misses above come from, as measured (figures of a given run vary; the c
   read of bytes stored uncompressed stopped making promises of its own; four runs of 7 samples
   alternating the build before it and this one gave batches of 1.26× and 1.97× against 1.95× and
   1.62×, one by one 1.49× and 1.74× against 1.47× and 1.42×: the spread of the runs, no difference
-  between the builds that they can show.
+  between the builds that they can show. Since the session of 16:44 (2026-11-28) \`acceptBytes\`
+  keeps a deflated envelope inflated where the cache's codec would not have deflated it (in a
+  browser, under 256 KiB): the server's envelopes, kept as they came, cost the 329 cold inflates
+  in fflate on top of the decode (in a new page, fflate took 59–113 ms for all 329 the first time
+  and 31 ms once warm; the native DecompressionStream took 450–700 ms, ~1.5 ms a stream even with
+  all 329 at once, so it is no way out at these sizes). In the run of that session (9 samples, a
+  machine five times slower than the one before: the clone's batch in 239 ms), the server's
+  envelopes read in 1.76× the clone's time in a batch and 1.39× one by one, against 3.00× and
+  1.73× kept as they came (\`inflate: false\`, the row below them), as the page's own envelopes do
+  (1.77× and 1.34×); they take 2.81 MB in IndexedDB instead of 0.65 MB.
 - **\`fetchCached\` of a 50 kB object on a first screen (issue 18).** In a browser started anew,
   every function Stowage runs is cold, while \`res.json()\` is native from its first call. Inflating
   the 12 kB envelope in fflate took 11–57 ms the first time; it now goes through the native

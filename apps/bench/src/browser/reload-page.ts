@@ -6,7 +6,7 @@ import { createCache } from '@stowage/core'
 import { createIdbStore } from '@stowage/idb'
 import { createStore, get, getMany, setMany } from 'idb-keyval'
 
-export type ReloadMethod = 'clone' | 'json' | 'stowage' | 'stowage-server' | 'stowage-bytes'
+export type ReloadMethod = 'clone' | 'json' | 'stowage' | 'stowage-server' | 'stowage-server-deflated' | 'stowage-bytes'
 
 export interface ReloadSample {
   /** Open, read every value and decode it, in one batch (getMany). */
@@ -37,9 +37,10 @@ window.storeReload = async (method, payloads, serverEnvelopes) => {
   const store = createIdbStore({ dbName: `reload-${method}`, sweepInterval: 0 })
   const cache = createCache({ store, local: false })
   // 'stowage': encoded in the page (the browser's policy: no deflate under 256 KiB); 'stowage-server':
-  // the bytes a Node server sent (deflated from 1 KiB), kept as they came (acceptBytes).
+  // the bytes a Node server sent (deflated from 1 KiB), taken in by acceptBytes, which in a browser
+  // keeps them inflated; 'stowage-server-deflated': the same kept as they came (inflate: false).
   if (method === 'stowage') await cache.setMany(payloads.map((value, i) => ({ key: `w:${i}`, value })))
-  else for (let i = 0; i < serverEnvelopes.length; i++) await cache.acceptBytes(`w:${i}`, new Uint8Array(serverEnvelopes[i]!))
+  else for (let i = 0; i < serverEnvelopes.length; i++) await cache.acceptBytes(`w:${i}`, new Uint8Array(serverEnvelopes[i]!), { inflate: method === 'stowage-server' ? undefined : false })
   let bytes = 0
   for await (const key of store.keys('')) bytes += (await store.get(key))?.length ?? 0
   await store.close()
