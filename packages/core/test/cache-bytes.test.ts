@@ -70,6 +70,21 @@ describe('Cache: acceptBytes keeps a deflated envelope in the form its codec wou
     expect(Array.from((await kept.get('d:k'))!)).toStrictEqual(Array.from(withDictionary))
   })
 
+  it('a small envelope that asks more work than its size allows is refused, not kept large where reads would allow it', async () => {
+    // 250,000 empty objects in a few hundred bytes, deflated by a writer that allows 10,000 units a byte.
+    const bomb = createCodec({ maxWorkPerByte: 10_000 }).encode(Array.from({ length: 250_000 }, () => ({})))
+    expect(inspect(bomb)).toMatchObject({ compression: 'deflate-raw' })
+    expect(bomb.length).toBeLessThan(1000)
+    expect(() => createCodec().decode(bomb)).toThrow(expect.objectContaining({ code: StowageErrorCode.LIMIT_EXCEEDED }))
+    expect(() => createCodec().inflateEnvelope(bomb)).toThrow(expect.objectContaining({ code: StowageErrorCode.LIMIT_EXCEEDED }))
+    await expect(createCodec().inflateEnvelopeAsync(bomb)).rejects.toMatchObject({ code: StowageErrorCode.LIMIT_EXCEEDED })
+    const store = createMemoryStore()
+    await expect(createCache({ store, namespace: 'b', codec: asBrowser }).acceptBytes('k', bomb)).rejects.toMatchObject({ code: StowageErrorCode.LIMIT_EXCEEDED })
+    await expect(createCache({ store, namespace: 'n' }).acceptBytes('k', bomb, { inflate: true })).rejects.toMatchObject({ code: StowageErrorCode.LIMIT_EXCEEDED })
+    expect(await store.get('b:k')).toBeUndefined()
+    expect(await store.get('n:k')).toBeUndefined()
+  })
+
   it('damaged deflated bytes are refused as before, and a bad inflate option is an INVALID_ARGUMENT', async () => {
     const store = createMemoryStore()
     const cache = createCache({ store, namespace: 'x', codec: asBrowser })

@@ -1,4 +1,4 @@
-import { createCache, createCodec, createMemoryStore, StowageErrorCode, type Cache } from '@stowage/core'
+import { createCache, createCodec, createMemoryStore, inspect, StowageErrorCode, type Cache } from '@stowage/core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { fetchCached, fetchCachedWithInfo, STOWAGE_MEDIA_TYPE } from '../src/index.js'
@@ -30,6 +30,31 @@ function recordingFetch(statuses: number[], conditional: Array<string | null>): 
 }
 
 describe('fetchCached', () => {
+  it('refuses a small envelope that asks more work than its size allows, inflated or not, and keeps nothing', async () => {
+    const { server, url } = await origin()
+    // 250,000 empty objects in a few hundred bytes, from a writer that allows 10,000 units a byte.
+    await server.setBytes('bomb', createCodec({ maxWorkPerByte: 10_000 }).encode(Array.from({ length: 250_000 }, () => ({}))))
+    const cache = createCache({ store: createMemoryStore(), namespace: 'client' })
+    for (const inflate of [false, true]) {
+      await expect(fetchCachedWithInfo(url('bomb'), { cache, inflate })).rejects.toMatchObject({ code: StowageErrorCode.LIMIT_EXCEEDED })
+    }
+    expect(await cache.getBytes(url('bomb'))).toBeUndefined()
+  })
+
+  it("keeps a deflated envelope as it came for a cache whose codec does not deflate (its ETag is the server's), and revalidates it", async () => {
+    const { server, url, statuses, conditional } = await origin()
+    const rows = Array.from({ length: 200 }, (_, i) => ({ id: i, title: `post ${i}` }))
+    await server.set('posts', rows)
+    // compress: 'never' would keep acceptBytes' envelopes inflated; fetchCached chose the form already.
+    const cache = createCache({ store: createMemoryStore(), namespace: 'client', codec: { compress: 'never' } })
+    const options = { cache, fetch: recordingFetch(statuses, conditional), inflate: false }
+    const first = await fetchCachedWithInfo(url('posts'), options)
+    expect(inspect(first.bytes).compression).toBe('deflate-raw')
+    expect(new Uint8Array((await cache.getBytes(url('posts')))!)).toStrictEqual(first.bytes)
+    expect(await fetchCachedWithInfo(url('posts'), options)).toMatchObject({ source: 'revalidated', value: rows })
+    expect(statuses).toStrictEqual([200, 304])
+  })
+
   it('stores the envelope as received, then revalidates with the ETag of the stored bytes (304)', async () => {
     const { server, url, statuses, conditional } = await origin()
     await server.set('post', { title: 'Hello', at: new Date(0) })

@@ -81,12 +81,13 @@ export interface Codec {
   decodeEnvelopeAsync<T = unknown>(bytes: Uint8Array, options?: AsyncDecodeOptions): Promise<DecodedEnvelope<T>>
   /**
    * The envelope with its payload stored uncompressed: the same value and metadata, inflated once
-   * (its CRC checked first, the limits of `decode` applied), so that later reads decode without
+   * (its CRC checked first, the limits of `decode` applied: the value is decoded once, within the
+   * work the received bytes allow, which the larger inflated form would raise), so that later reads decode without
    * inflating. A browser keeps what a server sent deflated this way (fflate inflates in
    * JavaScript on every read otherwise).
    * @param bytes - an envelope, compressed or not (then returned as it is).
    * @returns an uncompressed envelope.
-   * @throws {StowageError} as {@link Codec.decode}, without decoding the value.
+   * @throws {StowageError} as {@link Codec.decode}.
    */
   inflateEnvelope(bytes: Uint8Array): Uint8Array
   /**
@@ -282,14 +283,23 @@ class StowageCodec implements Codec {
     const header = readHeader(bytes)
     const start = this.opened(bytes, header)
     if (header.compression === 'none') return bytes
-    return this.platform.handOut(this.sealInflated(bytes, header, this.inflated(bytes, header, start)))
+    return this.keptInflated(bytes, header, this.inflated(bytes, header, start))
   }
 
   async inflateEnvelopeAsync(bytes: Uint8Array): Promise<Uint8Array> {
     const header = readHeader(bytes)
     const start = this.opened(bytes, header)
     if (header.compression === 'none') return bytes
-    return this.platform.handOut(this.sealInflated(bytes, header, await this.inflatedAsync(bytes, header, start)))
+    return this.keptInflated(bytes, header, await this.inflatedAsync(bytes, header, start))
+  }
+
+  // The inflated payload sealed, once its value has been decoded within the budget of the bytes
+  // received: stored uncompressed, its budget would grow with its inflated size, and a small
+  // envelope that asks more work than its size allows (4 Mi empty objects in 4 kB) would become
+  // one a reader accepts.
+  private keptInflated(bytes: Uint8Array, header: Header, payload: Uint8Array): Uint8Array {
+    this.read(bytes, header, payload, 0)
+    return this.platform.handOut(this.sealInflated(bytes, header, payload))
   }
 
   // The payload of a compressed envelope whose stored bytes start at `start`, inflated and, when it
@@ -333,10 +343,9 @@ class StowageCodec implements Codec {
     return payload
   }
 
-  // The inflated payload under the same metadata. A version-1 envelope's CRC (over the inflated
-  // payload) is checked here, and the result is version 2, whose payload layout is the same.
+  // The inflated payload under the same metadata (a version-1 envelope's CRC, over the inflated
+  // payload, was checked as it was read); the result is version 2, whose payload layout is the same.
   private sealInflated(bytes: Uint8Array, header: Header, payload: Uint8Array): Uint8Array {
-    if (header.formatVersion === 1) checkCrc(bytes, header, payload, 0, payload.length, this.crc32)
     return sealPayload(payload, 0, payload.length, headerMeta(header), this.crc32, Math.max(header.formatVersion, 2))
   }
 
