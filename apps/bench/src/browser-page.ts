@@ -97,3 +97,28 @@ export async function withPersistentPage<T>(profileDir: string, url: string, rea
     await context.close()
   }
 }
+
+/**
+ * Starts Debian's firefox-esr over the on-disk profile `profileDir` (a real reload when the profile
+ * was used before), opens `url`, waits until the page has set `window[ready]`, runs `use` and
+ * closes the browser: {@link withPersistentPage} in Firefox.
+ * @returns what `use` returns.
+ */
+export async function withPersistentFirefoxPage<T>(profileDir: string, url: string, ready: string, use: (page: FirefoxBenchPage) => Promise<T>): Promise<T> {
+  const browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: firefoxPath,
+    headless: true,
+    userDataDir: profileDir,
+    extraPrefsFirefox: { 'network.captive-portal-service.enabled': false, 'network.connectivity-service.enabled': false },
+  })
+  try {
+    const page = await browser.newPage()
+    await page.goto(url)
+    await page.waitForFunction((name: string) => typeof (window as unknown as Record<string, unknown>)[name] === 'function', {}, ready)
+    const version = await browser.version()
+    return await use({ evaluate: (fn, arg) => page.evaluate(fn as never, arg as never) as never, version, close: () => browser.close() })
+  } finally {
+    await browser.close()
+  }
+}

@@ -3,7 +3,8 @@
 // browser started anew on an on-disk profile for every sample, so that opening the database is in
 // every figure. First load (nothing stored) and reload (stored: a 304 for Stowage's revalidation,
 // the browser's own HTTP cache revalidating for the JSON path), against fetch → res.json() → an
-// idb-keyval write. Prints Markdown and a RESULT line.
+// idb-keyval write. `--browser firefox` runs the same in Debian's firefox-esr. Prints Markdown and a
+// RESULT line.
 import { createCodec } from '@stowage/core'
 import { envelopeEtag } from '@stowage/http'
 import { build } from 'esbuild'
@@ -14,11 +15,12 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { FetchMethod } from './browser/fetch-page.js'
-import { withPersistentPage } from './browser-page.js'
+import { withPersistentFirefoxPage, withPersistentPage } from './browser-page.js'
 import { worldCountries } from './real-data.js'
 
 // Samples per cell; FETCH_ROUNDS sets another count (the figures of one run of 7 move by ±0.2× between runs).
 const ROUNDS = Number(process.env.FETCH_ROUNDS ?? 7)
+const firefox = process.argv.includes('--browser') && process.argv[process.argv.indexOf('--browser') + 1] === 'firefox'
 const countries = worldCountries() as unknown[]
 // The first countries up to ~50 kB of JSON, and all of them three times over (~2 MB).
 const fifty: unknown[] = []
@@ -65,6 +67,12 @@ const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`
 
 let version = ''
 async function once(profile: string, method: FetchMethod, name: string): Promise<{ ms: number; source: string }> {
+  if (firefox) {
+    return withPersistentFirefoxPage(profile, origin, 'loadOnce', (page) => {
+      version = page.version
+      return page.evaluate(([m, n]) => window.loadOnce(m, n), [method, name] as const)
+    })
+  }
   return withPersistentPage(profile, origin, 'loadOnce', (page) => {
     version = page.context().browser()?.version() ?? version
     return page.evaluate(([m, n]) => window.loadOnce(m, n), [method, name] as const)
@@ -99,7 +107,7 @@ try {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
 const med = (key: string) => median(samples.get(key)!)
 const lines = [
-  `Chromium ${version} (headless, Debian build). Each sample: a browser started on its own on-disk profile, a page that loads the data once (opening the database included), the browser closed; then the same for the reload. Medians of ${ROUNDS} samples, the order of the methods alternating. JSON path: \`fetch\` → \`res.json()\` → idb-keyval \`set\` (a structured clone); Stowage: \`fetchCached\` into a Cache over \`@stowage/idb\` (the envelope as sent by a Node server: deflated; the request leaves before the database has answered, with the validator remembered in \`localStorage\` on a reload). \"40 ms away\": the server waits 40 ms before each answer, as a network would.`,
+  `${firefox ? `Firefox ESR ${version.replace(/^firefox\//, '')}` : `Chromium ${version}`} (headless, Debian build). Each sample: a browser started on its own on-disk profile, a page that loads the data once (opening the database included), the browser closed; then the same for the reload. Medians of ${ROUNDS} samples, the order of the methods alternating. JSON path: \`fetch\` → \`res.json()\` → idb-keyval \`set\` (a structured clone); Stowage: \`fetchCached\` into a Cache over \`@stowage/idb\` (the envelope as sent by a Node server: deflated; the request leaves before the database has answered, with the validator remembered in \`localStorage\` on a reload). \"40 ms away\": the server waits 40 ms before each answer, as a network would.`,
   '',
   '| data | visit | JSON path ms | fetchCached ms | ×JSON path | Stowage\'s answer |',
   '|---|---|---|---|---|---|',
@@ -109,7 +117,7 @@ for (const name of sampled) {
   for (const visit of ['first load', 'reload']) {
     const ratio = med(`stowage ${name} ${visit}`) / med(`json ${name} ${visit}`)
     lines.push(`| ${name} (${(bodies[name]!.json.length / 1000).toFixed(0)} kB of JSON, ${(bodies[name]!.envelope.length / 1000).toFixed(1)} kB envelope) | ${visit} | ${med(`json ${name} ${visit}`).toFixed(1)} | ${med(`stowage ${name} ${visit}`).toFixed(1)} | ${ratio.toFixed(2)} | ${sources.get(`stowage ${name} ${visit}`)} |`)
-    if (name === '50kB') targets.push([`fetchCached of a 50 kB object, ${visit}, ≤ 1.2× fetch + res.json() + an idb-keyval write`, ratio, ratio <= 1.2])
+    if (name === '50kB') targets.push([`${firefox ? 'Firefox: ' : ''}fetchCached of a 50 kB object, ${visit}, ≤ 1.2× fetch + res.json() + an idb-keyval write`, ratio, ratio <= 1.2])
   }
 }
 console.log(lines.join('\n'))
