@@ -639,9 +639,9 @@ What the misses above come from, as measured (figures of a given run vary; the c
   at 1.05× and 0.61×. Since then \`inflateEnvelope\`, which fetchCached uses to keep a deflated
   envelope inflated in a browser, decodes the value once within the work the received bytes
   allow before it seals the inflated form (a review found that a small envelope asking more work
-  than its size allows was otherwise kept large, where reads allow it); the cache then decodes the
-  kept bytes again. From the step timings above that second decode costs ~0.7–1.0 ms of a first
-  load (the second decode of the same bytes); no A/B was run. **Firefox** (firefox-esr 153, the same
+  than its size allows was otherwise kept large, where reads allow it) when the inflated form's
+  budget would be larger than the received one's, which is past 64 KiB of payload: the 50 kB
+  object (32 kB of MessagePack) is not decoded twice, the 2 MB one is. **Firefox** (firefox-esr 153, the same
   bench, \`--browser firefox\`, first timed then): 1.73× and 1.28× on loopback (the JSON path at
   44 and 32 ms), 1.17× and 0.91× from 40 ms away, and 2 MB at 0.96× and 0.58×: in Firefox the
   JSON path's \`res.json()\` and structured-clone write of 1.8 MB take 225 ms, where Stowage keeps

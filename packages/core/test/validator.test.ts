@@ -90,5 +90,13 @@ describe('inflateEnvelope: a compressed envelope stored inflated', () => {
     damaged[20] = (damaged[20] as number) ^ 1
     expect(code(() => createCodec().inflateEnvelope(damaged))).toBe(StowageErrorCode.CHECKSUM_MISMATCH)
     expect(code(() => createCodec().inflateEnvelope(sealRaw(new Uint8Array([0xc0]), 9)))).toBe(StowageErrorCode.UNSUPPORTED_VERSION)
+    // Version 1's CRC covers the inflated payload: checked once inflated, before anything is sealed.
+    const v1 = fromHex(goldenCompressedV1)
+    const crc = inspect(v1).crc
+    const at = v1.findIndex((_, i) => i + 4 <= v1.length && new DataView(v1.buffer, v1.byteOffset + i, 4).getUint32(0) === crc)
+    expect(at).toBeGreaterThan(0)
+    const wrongCrc = v1.slice()
+    wrongCrc[at + 3] = (wrongCrc[at + 3] as number) ^ 1
+    expect(code(() => createCodec().inflateEnvelope(wrongCrc))).toBe(StowageErrorCode.CHECKSUM_MISMATCH)
   })
 })

@@ -141,8 +141,8 @@ export interface AcceptBytesOptions extends CacheTtlOptions {
    * Keep a deflated envelope inflated (`true`) or as it came (`false`). Inflated, every later read
    * decodes it where it lies; in a browser, where inflating is JavaScript (fflate), that is most of
    * a cold read's cost. It costs the store its MessagePack size, and the kept bytes are no longer
-   * the ones received (their ETag differs: keep the server's with `withValidator` first). The value
-   * is first decoded within the work the received bytes allow (see `maxWorkPerByte`). The
+   * the ones received (their ETag differs: keep the server's with `withValidator` first). A payload
+   * past 64 KiB is first decoded within the work the received bytes allow (see `maxWorkPerByte`). The
    * envelope's header (schema version, fresh-until, validator) stays. An envelope deflated against
    * a dictionary is always kept as it came. Defaults to inflating when this cache's codec would not
    * have deflated a payload of that size itself (`compress: 'never'`, or `'auto'` under its

@@ -81,8 +81,9 @@ export interface Codec {
   decodeEnvelopeAsync<T = unknown>(bytes: Uint8Array, options?: AsyncDecodeOptions): Promise<DecodedEnvelope<T>>
   /**
    * The envelope with its payload stored uncompressed: the same value and metadata, inflated once
-   * (its CRC checked first, the limits of `decode` applied: the value is decoded once, within the
-   * work the received bytes allow, which the larger inflated form would raise), so that later reads decode without
+   * (its CRC checked first, the limits of `decode` applied: a payload past 64 KiB and its stored
+   * size is decoded once, within the work the received bytes allow, which the larger inflated form
+   * would raise), so that later reads decode without
    * inflating. A browser keeps what a server sent deflated this way (fflate inflates in
    * JavaScript on every read otherwise).
    * @param bytes - an envelope, compressed or not (then returned as it is).
@@ -294,11 +295,15 @@ class StowageCodec implements Codec {
   }
 
   // The inflated payload sealed, once its value has been decoded within the budget of the bytes
-  // received: stored uncompressed, its budget would grow with its inflated size, and a small
-  // envelope that asks more work than its size allows (4 Mi empty objects in 4 kB) would become
-  // one a reader accepts.
+  // received where the inflated form's would be larger (a payload past 64 KiB and its stored
+  // size): stored uncompressed, a small envelope that asks more work than its size allows (4 Mi
+  // empty objects in 4 kB) would become one a reader accepts. Where the two budgets are the same,
+  // reading the kept form checks exactly what reading the received one would have.
   private keptInflated(bytes: Uint8Array, header: Header, payload: Uint8Array): Uint8Array {
-    this.read(bytes, header, payload, 0)
+    const received = bytes.length - header.headerLength - CRC_SIZE
+    const { maxWorkPerByte } = this.settings
+    if (workBudget(payload.length, maxWorkPerByte) > workBudget(received, maxWorkPerByte)) this.read(bytes, header, payload, 0)
+    else if (header.formatVersion === 1) checkCrc(bytes, header, payload, 0, payload.length, this.crc32)
     return this.platform.handOut(this.sealInflated(bytes, header, payload))
   }
 
@@ -344,7 +349,7 @@ class StowageCodec implements Codec {
   }
 
   // The inflated payload under the same metadata (a version-1 envelope's CRC, over the inflated
-  // payload, was checked as it was read); the result is version 2, whose payload layout is the same.
+  // payload, was checked by keptInflated); the result is version 2, whose payload layout is the same.
   private sealInflated(bytes: Uint8Array, header: Header, payload: Uint8Array): Uint8Array {
     return sealPayload(payload, 0, payload.length, headerMeta(header), this.crc32, Math.max(header.formatVersion, 2))
   }
