@@ -46,6 +46,19 @@ describe('autoDictionary (issue 19)', () => {
     expect(inspect((await store.get(`users:u${end - 1}`))!).dictionaryId).toBe(id)
   })
 
+  it('once a dictionary is adopted, acceptBytes keeps a deflated envelope as it came, as the cache now writes deflated', async () => {
+    const store = createMemoryStore()
+    const cache = createCache({ store, namespace: 'users', autoDictionary: { samples: 20 }, codec: { compressThreshold: 256 * 1024 }, local: false })
+    const sent = createCodec().encode(Array.from({ length: 50 }, (_, i) => user(i)))
+    expect(inspect(sent).compression).toBe('deflate-raw')
+    await cache.acceptBytes('before', sent)
+    expect(inspect((await store.get('users:before'))!).compression).toBe('none')
+    for (let i = 0; i < 20; i++) await cache.set(`u${i}`, user(i))
+    await writeUntilTrained(cache, store, 20)
+    await cache.acceptBytes('after', sent)
+    expect(inspect((await store.get('users:after'))!).compression).toBe('deflate-raw')
+  })
+
   it('two caches training at once over one store converge on one dictionary', async () => {
     const store = createMemoryStore()
     const a = createCache({ store, namespace: 'users', autoDictionary: { samples: 20 } })

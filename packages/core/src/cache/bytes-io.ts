@@ -80,7 +80,8 @@ export class BytesIo {
     try {
       checkTtl(ttl)
       bytes = withoutTags(envelope)
-      if (keptInflated(opener.codec, inspect(bytes), options?.inflate)) bytes = await inflatedOr(opener.codec, bytes)
+      // The codec this cache writes with now: with autoDictionary, one with a dictionary once adopted.
+      if (keptInflated(opener.dictionaries?.writer ?? opener.codec, inspect(bytes), options?.inflate)) bytes = await inflatedOr(opener.codec, bytes)
       opened = await openEntry(opener, this.prefix, key, bytes)
       if (!('entry' in opened)) throw unusable(opened, this.shared.version)
     } finally {

@@ -81,7 +81,7 @@ export interface Codec {
   decodeEnvelopeAsync<T = unknown>(bytes: Uint8Array, options?: AsyncDecodeOptions): Promise<DecodedEnvelope<T>>
   /**
    * The envelope with its payload stored uncompressed: the same value and metadata, inflated once
-   * (its CRC checked first, the limits of `decode` applied: a payload past 64 KiB and its stored
+   * (its CRC checked, before inflating from format version 2 on, the limits of `decode` applied: a payload past 64 KiB and its stored
    * size is decoded once, within the work the received bytes allow, which the larger inflated form
    * would raise), so that later reads decode without
    * inflating. A browser keeps what a server sent deflated this way (fflate inflates in
