@@ -2,7 +2,9 @@
 // batches in one transaction; the byte budget (byte-budget.ts) kept in the same transactions.
 // Opening, reopening and the fallback to memory are the lazy wrapper's (idb-store.ts).
 import { StowageError, StowageErrorCode, type Emitter, type StoreEntry } from '@stowage/core'
+import { unwrap } from 'idb'
 import { ByteBudget } from './byte-budget.js'
+import { committed, requested } from './raw-requests.js'
 import { isQuotaError, run, storeError, type Db, type Row, type StoreNames, type Tx } from './records.js'
 import type { Backend } from './backend.js'
 import type { IdbStoreEvents } from './events.js'
@@ -41,7 +43,7 @@ export class PlainIdbStore implements Backend {
   }
 
   async getWithTtl(key: string): Promise<{ value: Uint8Array; ttl: number | undefined } | undefined> {
-    const row = (await run('get', () => this.db.get(this.names.entries, key))) as Row | undefined
+    const row = (await run('get', () => requested(unwrap(this.db).transaction(this.names.entries, 'readonly').objectStore(this.names.entries).get(key)))) as Row | undefined
     const value = this.live(row)
     if (value === undefined) return undefined
     const { expiresAt } = row as Row
@@ -49,11 +51,9 @@ export class PlainIdbStore implements Backend {
   }
 
   async getMany(keys: readonly string[]): Promise<Array<Uint8Array | undefined>> {
-    const rows = await run('getMany', async () => {
-      const tx = this.db.transaction(this.names.entries, 'readonly')
-      const found = await Promise.all(keys.map((key) => tx.store.get(key) as Promise<Row | undefined>))
-      await tx.done
-      return found
+    const rows = await run('getMany', () => {
+      const store = unwrap(this.db).transaction(this.names.entries, 'readonly').objectStore(this.names.entries)
+      return Promise.all(keys.map((key) => requested(store.get(key) as IDBRequest<Row | undefined>)))
     })
     return rows.map((row) => this.live(row))
   }
@@ -178,10 +178,20 @@ export class PlainIdbStore implements Backend {
   // no total is kept: a write is only puts (byteSize() then counts on demand).
   private async write(rows: readonly Row[]): Promise<void> {
     if (this.budget.maxBytes === undefined) {
-      const tx = this.db.transaction(this.names.entries, 'readwrite')
-      await Promise.all(rows.map((row) => tx.store.put(row)))
-      await tx.done
-      return
+      const tx = unwrap(this.db).transaction(this.names.entries, 'readwrite')
+      const done = committed(tx)
+      try {
+        const store = tx.objectStore(this.names.entries)
+        for (const row of rows) store.put(row)
+      } catch (e) {
+        // A row the browser cannot clone: none of the batch is written.
+        done.catch(() => {})
+        try {
+          tx.abort()
+        } catch {}
+        throw e
+      }
+      return done
     }
     const tx = this.tx()
     const store = tx.objectStore(this.names.entries)
