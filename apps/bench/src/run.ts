@@ -557,6 +557,13 @@ What the misses above come from, as measured (figures of a given run vary; the c
   the in-process tier and the store's own bookkeeping around the put). Per response that is
   ~0.13 ms more than the JSON path, work a batch of responses cannot share. Direct writes meet
   their 1.5× (1.39×; 1.44× in the run before).
+  In the session of 16:44 (2026-11-28) the store's hot paths (one get, a batch of gets, a write
+  without a byte budget) stopped going through idb's promise wrappers: in one page, 329 webhook
+  envelopes put one per transaction took 319 ms through IndexedDB's own requests against 360 ms
+  through the wrappers (idb-keyval: 297 ms; medians of 8). In the idb bench, four runs
+  alternating the two builds: direct writes of the webhooks 430 against 457 ms (medians; 1.07–1.34×
+  against 1.29–1.53× idb-keyval's), reads no change the runs could show, fetch → value
+  1.02–1.38× against 1.05–1.57× (1.08× in the run in the table).
 - **Reads after a reload.** Each sample starts a new browser on the profile: opening the database
   and the cold JIT of the decoder are in every figure, as they are after a real reload; the clone
   path's deserialization is native from its first call. The CRC-32 no longer runs cold (section
