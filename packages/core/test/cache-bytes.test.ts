@@ -32,8 +32,10 @@ describe('Cache: envelopes from elsewhere', () => {
 describe('Cache: acceptBytes keeps a deflated envelope in the form its codec would have written', () => {
   // A server's envelope: deflated, as Stowage on Node deflates from 1 KiB.
   const value = { rows: Array.from({ length: 200 }, (_, i) => ({ id: i, name: `row ${i}`, tags: ['a', 'b'] })) }
-  const sent = withValidator(createCodec().encode(value), { kind: 'etag', value: '"v1"' })
+  // These tests also run in Chromium, where a codec's default threshold is the browser's: both are explicit.
+  const asNode = { compressThreshold: 1024 } // the default of a codec on Node
   const asBrowser = { compressThreshold: 256 * 1024 } // the default of a codec in a browser
+  const sent = withValidator(createCodec(asNode).encode(value), { kind: 'etag', value: '"v1"' })
 
   it('inflated where the codec would not deflate a payload that size: same header, same value, read without inflating', async () => {
     expect(inspect(sent).compression).toBe('deflate-raw')
@@ -53,13 +55,13 @@ describe('Cache: acceptBytes keeps a deflated envelope in the form its codec wou
 
   it('as it came where the codec would have deflated it, with inflate: false, or deflated against a dictionary', async () => {
     const server = createMemoryStore()
-    await createCache({ store: server, namespace: 's' }).acceptBytes('k', sent)
+    await createCache({ store: server, namespace: 's', codec: asNode }).acceptBytes('k', sent)
     expect(Array.from((await server.get('s:k'))!)).toStrictEqual(Array.from(sent))
     const asked = createMemoryStore()
     await createCache({ store: asked, namespace: 'a', codec: asBrowser }).acceptBytes('k', sent, { inflate: false })
     expect(Array.from((await asked.get('a:k'))!)).toStrictEqual(Array.from(sent))
     const forced = createMemoryStore()
-    await createCache({ store: forced, namespace: 'f' }).acceptBytes('k', sent, { inflate: true })
+    await createCache({ store: forced, namespace: 'f', codec: asNode }).acceptBytes('k', sent, { inflate: true })
     expect(inspect((await forced.get('f:k'))!).compression).toBe('none')
     const samples = Array.from({ length: 40 }, (_, i) => ({ id: i, kind: 'sample', text: `the sample number ${i} of a dictionary` }))
     const codec = createCodec({ dictionaries: [trainDictionary(samples, { size: 2048 })] })
@@ -72,7 +74,7 @@ describe('Cache: acceptBytes keeps a deflated envelope in the form its codec wou
 
   it('a small envelope that asks more work than its size allows is refused, not kept large where reads would allow it', async () => {
     // 250,000 empty objects in a few hundred bytes, deflated by a writer that allows 10,000 units a byte.
-    const bomb = createCodec({ maxWorkPerByte: 10_000 }).encode(Array.from({ length: 250_000 }, () => ({})))
+    const bomb = createCodec({ ...asNode, maxWorkPerByte: 10_000 }).encode(Array.from({ length: 250_000 }, () => ({})))
     expect(inspect(bomb)).toMatchObject({ compression: 'deflate-raw' })
     expect(bomb.length).toBeLessThan(1000)
     expect(() => createCodec().decode(bomb)).toThrow(expect.objectContaining({ code: StowageErrorCode.LIMIT_EXCEEDED }))

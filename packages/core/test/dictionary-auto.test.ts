@@ -49,7 +49,7 @@ describe('autoDictionary (issue 19)', () => {
   it('once a dictionary is adopted, acceptBytes keeps a deflated envelope as it came, as the cache now writes deflated', async () => {
     const store = createMemoryStore()
     const cache = createCache({ store, namespace: 'users', autoDictionary: { samples: 20 }, codec: { compressThreshold: 256 * 1024 }, local: false })
-    const sent = createCodec().encode(Array.from({ length: 50 }, (_, i) => user(i)))
+    const sent = createCodec({ compressThreshold: 1024 }).encode(Array.from({ length: 50 }, (_, i) => user(i)))
     expect(inspect(sent).compression).toBe('deflate-raw')
     await cache.acceptBytes('before', sent)
     expect(inspect((await store.get('users:before'))!).compression).toBe('none')
