@@ -43,16 +43,21 @@ export class PlainIdbStore implements Backend {
   }
 
   async getWithTtl(key: string): Promise<{ value: Uint8Array; ttl: number | undefined } | undefined> {
-    const row = (await run('get', () => requested(unwrap(this.db).transaction(this.names.entries, 'readonly').objectStore(this.names.entries).get(key)))) as Row | undefined
+    const row = await run('get', () => requested(this.entriesToRead().get(key) as IDBRequest<Row | undefined>))
     const value = this.live(row)
     if (value === undefined) return undefined
     const { expiresAt } = row as Row
     return { value, ttl: expiresAt === Infinity ? undefined : Math.max(1, expiresAt - Date.now()) }
   }
 
+  // The entries in a read-only transaction of their own, through IndexedDB's own API (raw-requests.ts).
+  private entriesToRead(): IDBObjectStore {
+    return unwrap(this.db).transaction(this.names.entries, 'readonly').objectStore(this.names.entries)
+  }
+
   async getMany(keys: readonly string[]): Promise<Array<Uint8Array | undefined>> {
     const rows = await run('getMany', () => {
-      const store = unwrap(this.db).transaction(this.names.entries, 'readonly').objectStore(this.names.entries)
+      const store = this.entriesToRead()
       return Promise.all(keys.map((key) => requested(store.get(key) as IDBRequest<Row | undefined>)))
     })
     return rows.map((row) => this.live(row))

@@ -5,6 +5,7 @@ import type { AcceptBytesOptions } from './cache-types.js'
 import type { CacheObserver } from './cache-observer.js'
 import type { Codec } from '../codec/codec.js'
 import { inspect, withoutTags, type EnvelopeInfo } from '../codec/envelope.js'
+import { wantsDeflate } from '../codec/options.js'
 import { invalidArgument } from '../errors/make.js'
 import { checkTtl } from '../stores/validate.js'
 import { unusable } from './cache-errors.js'
@@ -105,8 +106,7 @@ function keptInflated(codec: Codec, info: EnvelopeInfo, asked: boolean | undefin
   if (asked !== undefined && typeof asked !== 'boolean') throw invalidArgument(`the inflate option must be a boolean, got ${typeof asked}`)
   if (info.compression !== 'deflate-raw') return false
   if (asked !== undefined) return asked
-  const { compress, compressThreshold } = codec.options
-  return compress === 'never' || (compress === 'auto' && info.payloadLength < compressThreshold)
+  return !wantsDeflate(codec.options, info.payloadLength)
 }
 
 // The envelope inflated; bytes that do not inflate are handed back as they are, for the opening

@@ -13,7 +13,7 @@ import { hasCycle, pathTo } from './find-path.js'
 import { CRC_SIZE, MAX_HEADER_SIZE } from './format.js'
 import { payloadWork, workBudget } from './work.js'
 import type { CompressionLevel, InflateFailure, Platform } from './platform/platform.js'
-import { LARGE_PAYLOAD, LEVEL_LARGE, LEVEL_MEDIUM, LEVEL_SMALL, MEDIUM_PAYLOAD, settle, type CodecOptions, type Settled } from './options.js'
+import { LARGE_PAYLOAD, LEVEL_LARGE, LEVEL_MEDIUM, LEVEL_SMALL, MEDIUM_PAYLOAD, settle, wantsDeflate, type CodecOptions, type Settled } from './options.js'
 
 /** A codec with its options settled once: the fast way to encode and decode many values. */
 export interface Codec {
@@ -226,7 +226,7 @@ class StowageCodec implements Codec {
     // outlive the shared encoder buffer across the await, so it is copied (with room for a header).
     let work = 0
     const sealedOrCopy = this.withPayload(value, (buf, start, end, version, valueWork) => {
-      if (!this.wantsDeflate(end - start) || (deflate === undefined && end - start < this.platform.asyncDeflateMin)) return this.seal(buf, start, end, valueWork, settled, version)
+      if (!wantsDeflate(this.settings, end - start) || (deflate === undefined && end - start < this.platform.asyncDeflateMin)) return this.seal(buf, start, end, valueWork, settled, version)
       work = valueWork
       const copy = this.copies.take(MAX_HEADER_SIZE + end - start)
       copy.set(buf.subarray(start, end), MAX_HEADER_SIZE)
@@ -249,7 +249,7 @@ class StowageCodec implements Codec {
   // Deflates when the policy says so and it pays, then seals; the payload is buf[start..end).
   private seal(buf: Uint8Array, start: number, end: number, work: number, meta: SealMeta, version: number): EncodedEnvelope {
     const payload = buf.subarray(start, end)
-    if (this.wantsDeflate(payload.length)) {
+    if (wantsDeflate(this.settings, payload.length)) {
       const dictionary = this.dictionaries[0]
       const deflated = this.platform.deflateSync(payload, this.level(payload.length), dictionary?.bytes)
       if (this.keeps(deflated, payload, work)) return { bytes: this.platform.handOut(sealDeflated(payload.length, deflated, dictionary?.id, meta, this.crc32, version, this.payloadCrc(payload, dictionary))), payloadLength: payload.length }
@@ -422,11 +422,6 @@ class StowageCodec implements Codec {
     const { level } = this.settings
     if (level !== 'auto') return level
     return length < MEDIUM_PAYLOAD ? LEVEL_SMALL : length < LARGE_PAYLOAD ? LEVEL_MEDIUM : LEVEL_LARGE
-  }
-
-  private wantsDeflate(length: number): boolean {
-    const { compress, compressThreshold } = this.settings
-    return compress === 'always' || (compress === 'auto' && length >= compressThreshold)
   }
 
   // Whether to store the deflated form: it saves enough (or compress is 'always'), and a reader's

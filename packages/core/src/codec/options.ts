@@ -148,6 +148,14 @@ export interface CodecOptions {
 /** Default `formatVersion` of a codec. */
 export const DEFAULT_FORMAT_VERSION = 4
 
+/**
+ * Whether a codec with these options deflates a payload of `length` bytes (then keeps the deflated
+ * form only when it pays): what its `encode` does, and what `acceptBytes` keeps a received envelope as.
+ */
+export function wantsDeflate(options: Pick<Settled, 'compress' | 'compressThreshold'>, length: number): boolean {
+  return options.compress === 'always' || (options.compress === 'auto' && length >= options.compressThreshold)
+}
+
 /** Options after validation, with defaults filled in. */
 export interface Settled {
   readonly compress: CompressMode
