@@ -165,6 +165,71 @@ describe('indexeddb store', () => {
     db.close()
   })
 
+  // Chromium's way: every put succeeds, then the commit aborts with tx.error = QuotaExceededError.
+  function quotaOnCommit(failures: { n: number }) {
+    const put = IDBObjectStore.prototype.put
+    IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+      const request = put.apply(this, args)
+      if (this.name === 'entries' && failures.n-- > 0) {
+        const tx = this.transaction
+        request.addEventListener('success', () => {
+          Object.defineProperty(tx, 'error', { value: new DOMException('quota', 'QuotaExceededError'), configurable: true })
+          tx.abort()
+        })
+      }
+      return request
+    }
+    restores.push(() => (IDBObjectStore.prototype.put = put))
+  }
+
+  it('a quota abort at commit (Chromium\'s way: every put succeeds, then the commit fails) is evicted for and retried', async () => {
+    const store = createIdbStore({ dbName: dbName() })
+    for (const key of ['old1', 'old2']) {
+      await store.set(key, new Uint8Array(50))
+      await sleep(5)
+    }
+    const evicted: Array<IdbStoreEvents['evict']> = []
+    store.on('evict', (e) => evicted.push(e))
+    const failures = { n: 1 }
+    quotaOnCommit(failures)
+    await store.set('new', new Uint8Array(50))
+    expect(evicted).toStrictEqual([{ keys: ['old1'], reason: 'quota' }])
+    expect(await store.get('new')).toBeDefined()
+    failures.n = 2
+    await expect(store.set('newer', new Uint8Array(50))).rejects.toMatchObject({ code: StowageErrorCode.LIMIT_EXCEEDED })
+    expect(await store.get('newer')).toBeUndefined()
+    await store.close()
+  })
+
+  it('a put that throws mid-batch writes none of the batch, and the error is typed', async () => {
+    const store = createIdbStore({ dbName: dbName() })
+    await store.set('x', new Uint8Array(1))
+    const put = IDBObjectStore.prototype.put
+    IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+      if ((args[0] as { key: string }).key === 'b') throw new DOMException('nope', 'DataCloneError')
+      return put.apply(this, args)
+    }
+    restores.push(() => (IDBObjectStore.prototype.put = put))
+    const batch = ['a', 'b', 'c'].map((key) => ({ key, value: new Uint8Array([1]) }))
+    await expect(store.setMany(batch)).rejects.toMatchObject({ code: StowageErrorCode.STORE_ERROR })
+    await sleep(20)
+    expect(await store.getMany(['a', 'b', 'c', 'x'])).toStrictEqual([undefined, undefined, undefined, new Uint8Array(1)])
+    await store.close()
+  })
+
+  it('a large batch is all committed when setMany resolves (seen by another connection)', async () => {
+    const name = dbName()
+    const store = createIdbStore({ dbName: name })
+    const keys = Array.from({ length: 500 }, (_, i) => `k${i}`)
+    await store.setMany(keys.map((key, i) => ({ key, value: new Uint8Array([i & 255, 7]) })))
+    const other = await openDB(name)
+    expect(await other.count('entries')).toBe(500)
+    other.close()
+    const got = await store.getMany(keys)
+    got.forEach((v, i) => expect(v).toStrictEqual(new Uint8Array([i & 255, 7])))
+    await store.close()
+  })
+
   it('works under a Cache', async () => {
     const cache = createCache({ store: createIdbStore({ dbName: dbName() }), namespace: 'app' })
     const value = { rows: Array.from({ length: 1000 }, (_, i) => ({ i, even: i % 2 === 0 })), at: new Date(5) }
