@@ -146,6 +146,25 @@ describe('Cache: clear() while something is in flight (a sign-out)', () => {
   })
 })
 
+describe('Cache: a sign-out while acceptBytes inflates what it will keep', () => {
+  it('a clear() during the inflate of a deflated envelope (kept inflated) stores nothing', async () => {
+    const { store, inner } = heldStore()
+    // A browser's threshold: the deflated envelope is kept inflated, inflated before it is opened.
+    const cache = createCache({ store, namespace: 'client', codec: { compressThreshold: 256 * 1024 } })
+    const record = { user: 'A', notes: Array.from({ length: 100 }, (_, i) => `note ${i} of user A`) }
+    const received = createCodec({ compressThreshold: 1024 }).encode(record)
+    expect(received[2]).toBe(1) // deflated (byte 2: the compression id)
+    const accepting = cache.acceptBytes('/api/me', received)
+    await cache.clear() // acceptBytes is awaiting its inflate here
+    expect(await accepting).toStrictEqual(record)
+    expect(await inner.get('client:/api/me')).toBeUndefined()
+    expect(await cache.get('/api/me')).toBeUndefined()
+    // Without the sign-out, the same bytes are kept, inflated.
+    await cache.acceptBytes('/api/me', received)
+    expect((await inner.get('client:/api/me'))?.[2]).toBe(0)
+  })
+})
+
 describe('Cache: claim(key) for bytes on their way', () => {
   it('bytes requested before clear() and accepted after it are not stored when the claim was taken at the request', async () => {
     const cache = createCache({ namespace: 'client' })
