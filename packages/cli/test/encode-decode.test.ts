@@ -81,7 +81,7 @@ describe('stowage encode / decode', () => {
     damaged[damaged.length - 1]! ^= 0x40
     const bad = await runCli(['decode'], damaged)
     expect(bad.code).toBe(1)
-    expect(bad.stderr).toBe('stowage: CHECKSUM_MISMATCH: the envelope is damaged: its CRC-32 does not match\n')
+    expect(bad.stderr).toBe('stowage: CHECKSUM_MISMATCH: the envelope is damaged, cut short or followed by other bytes: its CRC-32 does not match\n')
     const usage = await runCli(['decode', '--indent', 'many'])
     expect(usage.code).toBe(2)
     for (const r of [notJson, bad, usage]) expect(r.stderr).not.toMatch(STACK_LINE)

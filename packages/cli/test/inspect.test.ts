@@ -93,7 +93,7 @@ describe('stowage inspect', () => {
     const { code, stdout, stderr } = await runCli(['inspect', '-'], damaged)
     expect(code).toBe(1)
     expect(stdout).toMatch(/CRC-32\s+MISMATCH/)
-    expect(stderr).toBe('stowage: CHECKSUM_MISMATCH: the envelope is damaged: its CRC-32 does not match\n')
+    expect(stderr).toBe('stowage: CHECKSUM_MISMATCH: the envelope is damaged, cut short or followed by other bytes: its CRC-32 does not match\n')
     expect(stdout + stderr).not.toMatch(STACK_LINE)
   })
 

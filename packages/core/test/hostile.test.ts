@@ -31,12 +31,19 @@ function expectSafe(bytes: Uint8Array, original: unknown): void {
 }
 
 describe('hostile input', () => {
-  it('every truncation of a valid envelope gives a StowageError', () => {
+  it('every truncation of a valid envelope gives a StowageError: TRUNCATED inside the header, CHECKSUM_MISMATCH after it (as README.md and FORMAT.md say)', () => {
     for (const { bytes } of envelopes) {
+      const codes: string[] = []
       for (let cut = 0; cut < bytes.length; cut++) {
         const error = caught(() => codec.decode(bytes.subarray(0, cut)))
         expect(StowageError.isInstance(error), `cut at ${cut}`).toBe(true)
+        codes.push((error as StowageError).code)
       }
+      // The header holds no stored length: a cut once the CRC-32 field is whole is damage the CRC-32 finds.
+      const firstMismatch = codes.indexOf(StowageErrorCode.CHECKSUM_MISMATCH)
+      expect(firstMismatch).toBeGreaterThanOrEqual(8)
+      expect(codes.slice(0, firstMismatch).every((c) => c === StowageErrorCode.TRUNCATED)).toBe(true)
+      expect(codes.slice(firstMismatch).every((c) => c === StowageErrorCode.CHECKSUM_MISMATCH)).toBe(true)
     }
   })
 

@@ -6,7 +6,7 @@ import { StowageError } from '../errors/stowage-error.js'
 import { crc32 as jsCrc32, crc32Range } from './crc32.js'
 import { Decoder } from './decoder.js'
 import { DepthExceeded, Encoder, Refused } from './encoder.js'
-import { checkCrc, checkSizes, headerMeta, MAX_TIME, readHeader, sealDeflated, sealPayload, type Crc32, type EnvelopeMeta, type Header, type SealMeta } from './envelope.js'
+import { checkCrc, checkInflatable, checkMaxBytes, headerMeta, MAX_TIME, readHeader, sealDeflated, sealPayload, type Crc32, type EnvelopeMeta, type Header, type SealMeta } from './envelope.js'
 import { PayloadCopies } from './payload-copies.js'
 import { encodeTagStamp } from './tag-stamp.js'
 import { hasCycle, pathTo } from './find-path.js'
@@ -375,8 +375,9 @@ class StowageCodec implements Codec {
   // anything is inflated; returns where the stored payload starts.
   private opened(bytes: Uint8Array, header: Header): number {
     const start = header.headerLength + CRC_SIZE
-    checkSizes(header, bytes.length - start, this.settings.maxBytes)
+    checkMaxBytes(header, this.settings.maxBytes)
     if (header.formatVersion >= 2 || header.compression === 'none') checkCrc(bytes, header, bytes, start, bytes.length, this.crc32)
+    checkInflatable(header, bytes.length - start)
     return start
   }
 

@@ -288,14 +288,22 @@ export function readHeader(bytes: Uint8Array): Header {
 }
 
 /**
- * Checks the announced payload size against the limits before anything is inflated: `maxBytes`,
- * and what deflate could possibly expand `storedLength` bytes to.
- * @throws {StowageError} LIMIT_EXCEEDED, CORRUPT.
+ * Checks the announced payload size against `maxBytes` before anything is read or inflated.
+ * @throws {StowageError} LIMIT_EXCEEDED.
  */
-export function checkSizes(header: Header, storedLength: number, maxBytes: number): void {
+export function checkMaxBytes(header: Header, maxBytes: number): void {
   if (header.payloadLength > maxBytes) {
     throw limitExceeded(`the payload is ${header.payloadLength} bytes, more than maxBytes (${maxBytes})`)
   }
+}
+
+/**
+ * Checks the announced payload size against what deflate could possibly expand `storedLength`
+ * bytes to, before anything is inflated. Called after the CRC-32 (format 2 and later), so that an
+ * envelope cut short is CHECKSUM_MISMATCH, not CORRUPT.
+ * @throws {StowageError} CORRUPT.
+ */
+export function checkInflatable(header: Header, storedLength: number): void {
   if (header.compression !== 'none' && header.payloadLength > storedLength * MAX_DEFLATE_RATIO + 64) {
     throw corrupt('the announced payload size is impossible for its compressed size')
   }
@@ -310,7 +318,7 @@ export function checkSizes(header: Header, storedLength: number, maxBytes: numbe
  */
 export function checkCrc(bytes: Uint8Array, header: Header, data: Uint8Array, start: number, end: number, crc32: Crc32): void {
   if (crc32(data, start, end, crc32(bytes, 0, header.headerLength)) !== header.crc) {
-    throw new StowageError(StowageErrorCode.CHECKSUM_MISMATCH, 'the envelope is damaged: its CRC-32 does not match')
+    throw new StowageError(StowageErrorCode.CHECKSUM_MISMATCH, 'the envelope is damaged, cut short or followed by other bytes: its CRC-32 does not match')
   }
 }
 
