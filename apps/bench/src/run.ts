@@ -435,7 +435,15 @@ What the misses above come from, as measured (figures of a given run vary; the c
   ms; msgpackr with bundleStrings 98 → 195 ms; \`JSON.stringify\` 89 → 489 ms), and the two builds
   alternating in new Firefox pages decoded them alike (2.69–3.13× against 2.62–2.84× in that
   harness): the page, not the change. SpiderMonkey builds the objects slower than V8 (format 2 is 1.9–2.9× \`JSON.parse\` there in the table below), and its
-  timer's 1 ms steps make a 4–7 ms decode coarse.
+  timer's 1 ms steps make a 4–7 ms decode coarse. In the session of 21:06 (2026-11-28) Firefox's own
+  profiler (MOZ_PROFILER_STARTUP) put \`TextDecoder.decode\` of the string tables at about a third
+  of a webhook decode, and in one page \`TextDecoder\` turned the payloads' ASCII into strings at
+  80–160 MB/s where \`String.fromCharCode\` over 8 KiB pieces ran at 220–370 MB/s (Chromium's
+  \`TextDecoder\`: 2.7–4.9 GB/s). Reading the ASCII table with \`String.fromCharCode\` instead, the two
+  ways alternating in one Firefox page (31 rounds, two runs): the webhooks 1.64× and 1.89× against
+  1.50× and 1.80× \`JSON.parse\`, world-countries 1.27× and 2.65× against 1.40× and 2.46×,
+  emojibase alike, browser-compat-data 2.63× and 2.00× against 2.41× and 2.73×: no gain the runs
+  can show (the profiler had inflated the share), and slower in Chromium. Not kept.
 - **Dictionaries (issue 19): set + get and encode with a dictionary.** Without a
   dictionary a value under 1 KiB is not deflated at all (3.3 µs to encode a 0.9 kB user); with one
   it is, and on Node every deflate call pays a zlib stream made and freed for it: 7.3 µs for such a
