@@ -230,8 +230,11 @@ async function answer<T>(
   const { exchange, found, stored, storedValue, page, requestCrossOrigin, deadline, revalidated } = got
   // The stored copy answers; it is still kept unless a write, delete or clear (a sign-out) of the key came meanwhile.
   const fromStore = (source: FetchSource, problem?: StowageError): FetchCachedResult<T> => ({ value: storedValue as T, source, bytes: stored!, etag: envelopeEtag(stored!), kept: !claim.superseded, problem })
+  const request = { headers: new Headers(init?.headers), credentials: init?.credentials, crossOrigin: requestCrossOrigin, scoped: options.scope !== undefined, staleIfError: options.staleIfError, ttl: options.ttl }
+  // A request with no-cache asks that no copy answer without the server's word (RFC 9111 §5.2.1.4): none answers for a failure.
+  const mayStandIn = !parseCacheControl(request.headers.get('Cache-Control')).has('no-cache')
   if ('failure' in exchange) {
-    if (stored !== undefined && !deadline.aborted()) return fromStore('offline', exchange.failure)
+    if (stored !== undefined && !deadline.aborted() && mayStandIn) return fromStore('offline', exchange.failure)
     throw exchange.failure
   }
   const { response, problem } = exchange
@@ -239,18 +242,25 @@ async function answer<T>(
     await cache.delete(key)
     throw new StowageError(StowageErrorCode.STORE_ERROR, `${url} redirected to another origin (${new URL(response.url).origin}): refused, as its answer would be kept under this URL`, { cause: response })
   }
-  if (response.status === 304 && revalidated && stored !== undefined) return fromStore('revalidated', problem)
+  if (response.status === 304 && revalidated && stored !== undefined) {
+    // The 304's headers stand for the stored response's from now on (RFC 9111 §4.3.4): a copy they
+    // no longer allow to keep (no-store, private without a scope, must-revalidate, …) goes. One
+    // without Cache-Control or Vary leaves the copy as it was.
+    if (keepDecision(request, response).keep) return fromStore('revalidated', problem)
+    await cache.delete(key)
+    return { ...fromStore('revalidated', problem), kept: false }
+  }
   if (response.status !== 200 || exchange.bytes === undefined) {
     const failure = new StowageError(StowageErrorCode.STORE_ERROR, `fetching ${url} failed: HTTP ${response.status} ${response.statusText}`.trimEnd(), { cause: response })
     const action = onErrorStatus(response.status)
-    if (action === 'stale' && stored !== undefined) return fromStore('stale', failure)
+    if (action === 'stale' && stored !== undefined && mayStandIn) return fromStore('stale', failure)
     if (action === 'drop' && found !== undefined) await cache.delete(key)
     throw failure
   }
   const received = await named(url, response, exchange.bytes, async (b) => withoutTags(b))
   const dictionaryHeader = response.headers.get(DICTIONARY_HEADER)
   const codec = await codecFor(cache, received, dictionaryHeader === null ? undefined : new URL(dictionaryHeader, response.url || url).href, options)
-  const decision = keepDecision({ headers: new Headers(init?.headers), credentials: init?.credentials, crossOrigin: requestCrossOrigin, scoped: options.scope !== undefined, staleIfError: options.staleIfError, ttl: options.ttl }, response)
+  const decision = keepDecision(request, response)
   if (decision.keep) {
     const bytes = await named(url, response, received, (b) => keptForm(codec, b, response, options.inflate ?? inBrowser()))
     // Opened before it is kept: bytes this cache cannot use are never stored. Kept as they are

@@ -34,6 +34,12 @@ function seconds(directives: CacheControl, name: string): number | undefined {
   return Number(value) * 1000
 }
 
+// The `Age` header in ms (0 when absent or not delta-seconds).
+function age(headers: Headers): number {
+  const value = headers.get('Age')?.trim()
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) * 1000 : 0
+}
+
 /** The request headers a response may name in `Vary` and still be kept without a scope: the same for every user of this client. */
 const SAME_FOR_EVERY_USER = new Set(['accept', 'accept-encoding', 'origin'])
 /** The request headers that identify who asked: a response that varies on them is kept only in a scope. */
@@ -65,7 +71,8 @@ export type KeepDecision = { readonly keep: true; readonly ttl: number | undefin
  * `Vary: Cookie`/`Authorization`, a request with `Authorization` or `Cookie`, and cookies sent to
  * another origin (`credentials: 'include'`); `must-revalidate`/`proxy-revalidate` unless the app gave
  * `staleIfError`. Kept for: `staleIfError` when the app gave it; else `max-age` + `stale-if-error`
- * when the response names `stale-if-error` (at most `ttl`); else `ttl`.
+ * less the response's `Age` when it names `stale-if-error` (at most `ttl`; not kept when that is
+ * 0 or less); else `ttl`.
  */
 export function keepDecision(request: PolicyRequest, response: { readonly headers: Headers }): KeepDecision {
   const refuse = (why: string): KeepDecision => ({ keep: false, why })
@@ -90,8 +97,10 @@ export function keepDecision(request: PolicyRequest, response: { readonly header
   if (said.has('must-revalidate') || said.has('proxy-revalidate')) return refuse('Cache-Control: must-revalidate (a copy could never stand in for the server)')
   const staleIfError = seconds(said, 'stale-if-error')
   if (staleIfError === undefined) return { keep: true, ttl: request.ttl }
-  const window = (seconds(said, 'max-age') ?? 0) + staleIfError
-  if (window === 0) return refuse('max-age + stale-if-error is 0')
+  // The window runs from when the response was made: what it spent in caches on the way (`Age`,
+  // RFC 9111 §4.2.3) is gone from it.
+  const window = (seconds(said, 'max-age') ?? 0) + staleIfError - age(response.headers)
+  if (window <= 0) return refuse('max-age + stale-if-error, less Age, is 0 or less')
   return { keep: true, ttl: Math.min(window, request.ttl ?? Infinity) }
 }
 

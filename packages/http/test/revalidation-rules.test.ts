@@ -1,0 +1,95 @@
+// What a 304 says of the stored copy, what a request's no-cache asks, and the Age of a response:
+// RFC 9111's rules where fetchCached first missed them (found by a review, 2026-11-28).
+import { createCache, createCodec, createMemoryStore, type Cache } from '@stowage/core'
+import { describe, expect, it } from 'vitest'
+import { fetchCachedWithInfo, STOWAGE_MEDIA_TYPE } from '../src/index.js'
+import { keepDecision } from '../src/fetch-policy.js'
+
+const codec = createCodec()
+const userA = { id: 'a', name: 'Ada' }
+const newCache = (): Cache => createCache({ store: createMemoryStore(), namespace: 'client' })
+const url = 'https://api.example/api/me'
+
+// A scripted fetch: each call takes the next answer.
+function scriptedFetch(answers: Array<(init: RequestInit | undefined) => Response>) {
+  const seen: Array<Headers> = []
+  const fetch = (async (_input: RequestInfo | URL, init?: RequestInit) => {
+    seen.push(new Headers(init?.headers))
+    const next = answers.shift()
+    if (next === undefined) throw new TypeError('fetch failed (offline)')
+    return next(init)
+  }) as typeof globalThis.fetch
+  return { fetch, seen }
+}
+const ok = (value: unknown, headers: Record<string, string> = {}) => () =>
+  new Response(codec.encode(value) as Uint8Array<ArrayBuffer>, { status: 200, headers: { 'Content-Type': STOWAGE_MEDIA_TYPE, ...headers } })
+const notModified = (headers: Record<string, string> = {}) => () => new Response(null, { status: 304, headers })
+const status = (code: number) => () => new Response(null, { status: code })
+
+describe('304 responses update the stored response (RFC 9111 §4.3.4)', () => {
+  it('a 304 with Cache-Control: no-store leaves no copy behind (README: "no-store (response or request): ... any older copy is deleted")', async () => {
+    const cache = newCache()
+    const { fetch } = scriptedFetch([ok(userA), notModified({ 'Cache-Control': 'no-store' }), () => { throw new TypeError('offline') }])
+    expect(await fetchCachedWithInfo(url, { cache, fetch, validatorHints: false })).toMatchObject({ kept: true })
+    const r = await fetchCachedWithInfo(url, { cache, fetch, validatorHints: false })
+    expect(r.kept).toBe(false)
+    expect(await cache.getBytes(url)).toBeUndefined()
+  })
+
+  it('a 304 that says must-revalidate: the copy no longer answers for a 503', async () => {
+    const cache = newCache()
+    const { fetch } = scriptedFetch([ok(userA), notModified({ 'Cache-Control': 'no-cache, must-revalidate' }), status(503)])
+    await fetchCachedWithInfo(url, { cache, fetch, validatorHints: false })
+    await fetchCachedWithInfo(url, { cache, fetch, validatorHints: false })
+    await expect(fetchCachedWithInfo(url, { cache, fetch, validatorHints: false })).rejects.toMatchObject({ cause: { status: 503 } })
+  })
+
+  it('a 304 that now says private (no scope): the shared copy is not kept', async () => {
+    const cache = newCache()
+    const { fetch } = scriptedFetch([ok(userA), notModified({ 'Cache-Control': 'private, no-cache', Vary: 'Cookie' })])
+    await fetchCachedWithInfo(url, { cache, fetch, validatorHints: false })
+    const r = await fetchCachedWithInfo(url, { cache, fetch, validatorHints: false })
+    expect(r.kept).toBe(false)
+    expect(await cache.getBytes(url)).toBeUndefined()
+  })
+})
+
+describe('Age (RFC 9111 §4.2.3) bounds the stale-if-error window', () => {
+  it('a response already older than max-age + stale-if-error is not kept to answer for errors', () => {
+    const request = { headers: new Headers(), crossOrigin: false, scoped: false }
+    const response = { headers: new Headers({ 'Cache-Control': 'max-age=60, stale-if-error=60', Age: '600' }) }
+    const decision = keepDecision(request, response)
+    // current_age 600 s > freshness 60 s + stale-if-error 60 s: may never answer for an error.
+    expect(decision.keep === false || (decision.keep && (decision.ttl ?? Infinity) <= 0)).toBe(true)
+  })
+
+  it('with Age: 100, the window left is (60 + 60 - 100) s, not 120 s', () => {
+    const request = { headers: new Headers(), crossOrigin: false, scoped: false }
+    const response = { headers: new Headers({ 'Cache-Control': 'max-age=60, stale-if-error=60', Age: '100' }) }
+    expect(keepDecision(request, response)).toStrictEqual({ keep: true, ttl: 20_000 })
+  })
+})
+
+describe('hostile keys', () => {
+  it('__proto__, constructor and a 70 kB URL', async () => {
+    const cache = newCache()
+    for (const key of ['__proto__', 'constructor', 'hasOwnProperty']) {
+      const { fetch } = scriptedFetch([ok({ key })])
+      expect((await fetchCachedWithInfo(url, { cache, key, fetch, validatorHints: false })).value).toStrictEqual({ key })
+      expect(await cache.get(key)).toStrictEqual({ key })
+    }
+    const long = `${url}?q=${'a'.repeat(70_000)}`
+    const { fetch } = scriptedFetch([ok(userA)])
+    await expect(fetchCachedWithInfo(long, { cache, fetch, validatorHints: false })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' })
+  })
+})
+
+describe('request directives', () => {
+  it('a request with Cache-Control: no-cache is not answered by a stored copy without validation (RFC 9111 §5.2.1.4)', async () => {
+    const cache = newCache()
+    const { fetch } = scriptedFetch([ok(userA)])
+    await fetchCachedWithInfo(url, { cache, fetch, validatorHints: false })
+    // offline now
+    await expect(fetchCachedWithInfo(url, { cache, fetch, validatorHints: false, init: { headers: { 'Cache-Control': 'no-cache' } } })).rejects.toBeDefined()
+  })
+})
