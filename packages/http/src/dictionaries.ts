@@ -19,15 +19,26 @@ export interface ServeDictionaryOptions {
   readonly store: Store
   /** The dictionary's id as 8 lowercase hex digits (the route's parameter). */
   readonly id: string
+  /**
+   * Your word that every dictionary in `store` was trained only on values every client may see. A
+   * dictionary holds pieces of the values it was trained on, verbatim, and it is served to anyone
+   * who asks: one trained on per-user values (`autoDictionary` or `stowage train` over a cache
+   * that holds them) hands each user's emails and tokens to every other. Required.
+   */
+  readonly shared: true
 }
 
 /**
  * Serves the dictionary stored under `id` (see `storeDictionary`): `200` with its envelope as
  * stored and `Cache-Control: public, max-age=31536000, immutable`, `404` when the store has none (or
- * `id` is not 8 hex digits), `405` for methods other than GET and HEAD.
- * @throws {StowageError} the store's errors.
+ * `id` is not 8 hex digits), `405` for methods other than GET and HEAD. Only for dictionaries
+ * trained on values every client may see (`shared`).
+ * @throws {StowageError} INVALID_ARGUMENT without `shared: true`; the store's errors.
  */
 export async function serveDictionary(request: EnvelopeRequest, options: ServeDictionaryOptions): Promise<Response> {
+  if ((options.shared as unknown) !== true) {
+    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'serveDictionary needs shared: true, your word that the store\'s dictionaries were trained only on values every client may see: a dictionary holds pieces of its samples and is served to anyone')
+  }
   if (request.method !== 'GET' && request.method !== 'HEAD') return new Response(null, { status: 405, headers: { Allow: 'GET, HEAD' } })
   const id = ID.test(options.id) ? options.id : undefined
   const bytes = id === undefined ? undefined : await options.store.get(dictionaryKey(Number.parseInt(id, 16)))

@@ -1,6 +1,6 @@
 // Dictionaries over HTTP (issue 19): serveCached names the dictionary of an envelope that needs one,
 // serveDictionary serves it for good, and fetchCached fetches one it lacks, checks it and keeps it.
-import { createCache, createCodec, createMemoryStore, dictionaryId, inspect, loadDictionary, StowageErrorCode, trainDictionary, type Cache } from '@stowage/core'
+import { createCache, createCodec, createMemoryStore, dictionaryId, inspect, loadDictionary, storeDictionary, StowageError, StowageErrorCode, trainDictionary, type Cache } from '@stowage/core'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -27,7 +27,7 @@ async function origin(cache: Cache, dictionaries?: () => Response): Promise<{ ur
     const answer = path.startsWith('/dictionaries/')
       ? dictionaries !== undefined
         ? Promise.resolve(dictionaries())
-        : serveDictionary(request, { store: cache.store, id: path.slice('/dictionaries/'.length) })
+        : serveDictionary(request, { store: cache.store, id: path.slice('/dictionaries/'.length), shared: true })
       : serveCached(request, { cache, key: path.slice('/entries/'.length), dictionaryUrl: (id) => `/dictionaries/${id}` })
     answer.then((r) => sendNodeResponse(res, r)).catch(() => res.writeHead(500).end())
   })
@@ -89,9 +89,23 @@ describe('dictionaries over HTTP', () => {
 
   it('serveDictionary: 404 for an unknown or malformed id, 405 for other methods', async () => {
     const store = createMemoryStore()
-    const get = (id: string) => serveDictionary({ method: 'GET', headers: new Headers() }, { store, id })
+    const get = (id: string) => serveDictionary({ method: 'GET', headers: new Headers() }, { store, id, shared: true })
     expect((await get('00000000')).status).toBe(404)
     expect((await get('../../etc')).status).toBe(404)
-    expect((await serveDictionary({ method: 'POST', headers: new Headers() }, { store, id: hex })).status).toBe(405)
+    expect((await serveDictionary({ method: 'POST', headers: new Headers() }, { store, id: hex, shared: true })).status).toBe(405)
+  })
+})
+
+describe('serveDictionary serves only what the app declares shared', () => {
+  it('refuses without shared: true (a dictionary holds pieces of its samples, and anyone may ask for it)', async () => {
+    const store = createMemoryStore()
+    const dictionary = trainDictionary(Array.from({ length: 50 }, (_, i) => ({ email: `person${i}@example.com`, token: `secret-${i}` })), { size: 1024 })
+    await storeDictionary(store, dictionary)
+    const id = dictionaryId(dictionary).toString(16).padStart(8, '0')
+    const request = { method: 'GET', headers: new Headers() }
+    const error = await serveDictionary(request, { store, id } as never).catch((e: unknown) => e)
+    expect(StowageError.isInstance(error) && error.code).toBe(StowageErrorCode.INVALID_ARGUMENT)
+    expect(String((error as Error).message)).toContain('shared: true')
+    expect((await serveDictionary(request, { store, id, shared: true })).status).toBe(200)
   })
 })

@@ -33,7 +33,7 @@ beforeAll(async () => {
     let answer: Promise<Response>
     if (path.startsWith('/dictionaries/')) {
       dictionaryRequests++
-      answer = dictionariesServed ? serveDictionary(request, { store: server.store, id: path.slice('/dictionaries/'.length) }) : Promise.resolve(new Response(null, { status: 404 }))
+      answer = dictionariesServed ? serveDictionary(request, { store: server.store, id: path.slice('/dictionaries/'.length), shared: true }) : Promise.resolve(new Response(null, { status: 404 }))
     } else answer = serveCached(request, { cache: server, key: path.slice('/api/'.length), dictionaryUrl: (id) => `/dictionaries/${id}` })
     answer.then((r) => sendNodeResponse(res, r)).catch(() => res.writeHead(500).end())
   })
