@@ -605,7 +605,18 @@ What the misses above come from, as measured (figures of a given run vary; the c
   In Firefox ESR 153 (one page, 9 passes after storing, so code partly warm; no reload bench runs
   there yet): the server's envelopes read in a batch in 1.50× the structured clone's time kept
   inflated against 2.45× kept as they came (medians 60 and 98 ms, the clone 40, \`JSON.parse\` of
-  JSON strings 53); the first pass 78 against 92 ms.
+  JSON strings 53); the first pass 78 against 92 ms. In the session of 21:06 (2026-11-28), how much of a
+  cold decode is V8 not having optimized yet, measured in Node (the 329 webhook envelopes written
+  by another process, each decoded once in a new process, five processes, quiet machine): the
+  first pass took 57–67 ms against 19–20 ms of \`JSON.parse\`'s first pass over the same values;
+  with V8's optimizing tiers off (\`--no-opt --no-maglev\`) the first pass took 60 ms and the second
+  27 ms, and with the baseline compiler from the first call (\`--always-sparkplug\`) 58–60 and
+  28 ms. So the first pass's extra ~30 ms is not the interpreter but one-time work: the shapes'
+  hidden classes made for the first time (V8's keyed stores, 12.7 ms of the first pass's 57 in
+  a profile), the shape book and key cache filled, and lazy compiles. Building objects another way
+  without compiling (a spread of a template object, \`Object.fromEntries\`) was no faster in a
+  micro-benchmark of 300 shapes of 20 keys (40–60 ms for 6,000 objects either way); only a
+  compiled literal is (2–5 ms once compiled, 25 ms with the compiles of 300 builders).
 - **\`fetchCached\` of a 50 kB object on a first screen (issue 18).** In a browser started anew,
   every function Stowage runs is cold, while \`res.json()\` is native from its first call. Inflating
   the 12 kB envelope in fflate took 11–57 ms the first time; it now goes through the native
@@ -773,7 +784,11 @@ What the misses above come from, as measured (figures of a given run vary; the c
   Stowage variants here against msgpackr's 3.2% (12.6% and 17.0% against 4.6% on 2026-11-27;
   25–26% in a run of 2026-11-25 without the columns the decoder now keeps on Node). A request now allocates as much as msgpackr's; V8's
   pretenuring still lands on the costly side for Stowage's rows more often than for msgpackr's
-  (section "Where the read path spends and allocates at N = 10,000").
+  (section "Where the read path spends and allocates at N = 10,000"). In the session of 21:06 (2026-11-28) the decode loop of
+  that section (apps/bench/src/decode-gc.ts, V8's defaults, three fresh processes each) landed
+  both ways for both codecs: msgpackr 100%, 101% and 8% GC, Stowage deflated 39%, 65% and 9%,
+  uncompressed 66%, 35% and 10%; with \`--no-allocation-site-pretenuring\` msgpackr 101–102%,
+  Stowage 106–111% (175–195 young-generation GCs per 1,000 decodes against 167–171).
 - **Hostile, 2^26 paths within maxDepth** (beyond the issue's list): the encoder walks items until
   the count passes \`maxItems\` (4 Mi by default), about a quarter of a second; a smaller
   \`maxItems\` refuses it sooner.
