@@ -36,7 +36,7 @@ export interface ServeDictionaryOptions {
  * @throws {StowageError} INVALID_ARGUMENT without `shared: true`; the store's errors.
  */
 export async function serveDictionary(request: EnvelopeRequest, options: ServeDictionaryOptions): Promise<Response> {
-  if ((options.shared as unknown) !== true) {
+  if ((options?.shared as unknown) !== true) {
     throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'serveDictionary needs shared: true, your word that the store\'s dictionaries were trained only on values every client may see: a dictionary holds pieces of its samples and is served to anyone')
   }
   if (request.method !== 'GET' && request.method !== 'HEAD') return new Response(null, { status: 405, headers: { Allow: 'GET, HEAD' } })

@@ -247,7 +247,8 @@ async function answer<T>(
     // no longer allow to keep (no-store, private without a scope, must-revalidate, …) goes. One
     // without Cache-Control or Vary leaves the copy as it was.
     if (keepDecision(request, response).keep) return fromStore('revalidated', problem)
-    await cache.delete(key)
+    // Only the copy it revalidated: a write, delete or clear of the key meanwhile is left as it is.
+    if (!claim.superseded) await cache.delete(key)
     return { ...fromStore('revalidated', problem), kept: false }
   }
   if (response.status !== 200 || exchange.bytes === undefined) {

@@ -31,14 +31,18 @@ export function parseCacheControl(header: string | null): CacheControl {
 function seconds(directives: CacheControl, name: string): number | undefined {
   const value = directives.get(name)
   if (typeof value !== 'string' || !/^\d+$/.test(value)) return undefined
-  return Number(value) * 1000
+  return Math.min(Number(value), MAX_SECONDS) * 1000
 }
 
 // The `Age` header in ms (0 when absent or not delta-seconds).
 function age(headers: Headers): number {
-  const value = headers.get('Age')?.trim()
-  return value !== undefined && /^\d+$/.test(value) ? Number(value) * 1000 : 0
+  // A list (the header sent twice) counts by its first member; past 2^31 s, as 2^31 (RFC 9111 §5.1, §1.2.2).
+  const value = headers.get('Age')?.split(',')[0]?.trim()
+  return value !== undefined && /^\d+$/.test(value) ? Math.min(Number(value), MAX_SECONDS) * 1000 : 0
 }
+
+// Delta-seconds past this count as this (RFC 9111 §1.2.2).
+const MAX_SECONDS = 2 ** 31
 
 /** The request headers a response may name in `Vary` and still be kept without a scope: the same for every user of this client. */
 const SAME_FOR_EVERY_USER = new Set(['accept', 'accept-encoding', 'origin'])
