@@ -27,22 +27,25 @@ export function parseCacheControl(header: string | null): CacheControl {
   return directives
 }
 
-// A delta-seconds directive (`max-age=60`) in ms; undefined when absent or not a number.
-function seconds(directives: CacheControl, name: string): number | undefined {
-  const value = directives.get(name)
+// Delta-seconds past this count as this (RFC 9111 §1.2.2).
+const MAX_SECONDS = 2 ** 31
+
+// Delta-seconds (`60`) in ms; undefined when absent or not a non-negative integer.
+function deltaMs(value: string | true | undefined): number | undefined {
   if (typeof value !== 'string' || !/^\d+$/.test(value)) return undefined
   return Math.min(Number(value), MAX_SECONDS) * 1000
 }
 
-// The `Age` header in ms (0 when absent or not delta-seconds).
-function age(headers: Headers): number {
-  // A list (the header sent twice) counts by its first member; past 2^31 s, as 2^31 (RFC 9111 §5.1, §1.2.2).
-  const value = headers.get('Age')?.split(',')[0]?.trim()
-  return value !== undefined && /^\d+$/.test(value) ? Math.min(Number(value), MAX_SECONDS) * 1000 : 0
+// A delta-seconds directive (`max-age=60`) in ms; undefined when absent or not a number.
+function seconds(directives: CacheControl, name: string): number | undefined {
+  return deltaMs(directives.get(name))
 }
 
-// Delta-seconds past this count as this (RFC 9111 §1.2.2).
-const MAX_SECONDS = 2 ** 31
+// The `Age` header in ms (0 when absent or not delta-seconds); a list (the header sent twice)
+// counts by its first member (RFC 9111 §5.1).
+function age(headers: Headers): number {
+  return deltaMs(headers.get('Age')?.split(',')[0]?.trim()) ?? 0
+}
 
 /** The request headers a response may name in `Vary` and still be kept without a scope: the same for every user of this client. */
 const SAME_FOR_EVERY_USER = new Set(['accept', 'accept-encoding', 'origin'])
