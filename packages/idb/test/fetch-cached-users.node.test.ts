@@ -22,6 +22,8 @@ type Mode = 'ok' | 401 | 403 | 404 | 410 | 503 | 'offline' | 'redirect'
 let mode: Mode = 'ok'
 // While set, /api/me answers only once it resolves (a request still out when the user signs out).
 let held: Promise<void> | undefined
+// Called when a request reaches the server while `held` is set.
+let arrived: (() => void) | undefined
 const sessions = new Map<string, string>()
 let app: Server
 let elsewhere: Server
@@ -54,6 +56,7 @@ async function handle(script: string, req: IncomingMessage, res: ServerResponse)
   // no-store: Chromium's own HTTP cache would otherwise keep a 404 or 410 (heuristically cacheable) and answer with it later.
   if (typeof mode === 'number') return void res.writeHead(mode, { 'Cache-Control': 'no-store' }).end()
   const user = sid === undefined ? undefined : sessions.get(sid)
+  if (held !== undefined) arrived?.()
   await held
   if (user === undefined) return void res.writeHead(401, { 'Cache-Control': 'no-store' }).end()
   await sendNodeResponse(res, await envelopeResponse(fromNodeRequest(req), codec.encode(record(user)), { cacheControl: 'private, no-cache', vary: ['Cookie'] }))
@@ -161,11 +164,13 @@ describe('two users on one browser profile', () => {
     await page.evaluate(() => window.app.login('a'))
     let release: () => void = () => {}
     held = new Promise((resolve) => (release = resolve))
+    const out = new Promise<void>((resolve) => (arrived = resolve))
     const pending = page.evaluate(() => window.app.me('a'))
-    await new Promise((r) => setTimeout(r, 100)) // the request is out, its answer held back
+    await out // the request has reached the server, its answer held back
     await page.evaluate(() => window.app.logout('a'))
     release()
     held = undefined
+    arrived = undefined
     expect(valueOf(await pending)).toStrictEqual(record('a')) // A's own request still gets A's answer
     expect(await page.evaluate(() => window.app.peek('a', '/api/me'))).toBeUndefined()
     await page.evaluate(() => window.app.login('b'))
