@@ -34,11 +34,13 @@ const AWAY = '50kB, 40 ms away'
 const AWAY_MS = 40
 const codec = createCodec()
 const bodies: Record<string, { json: Buffer; jsonEtag: string; envelope: Uint8Array; envelopeEtag: string }> = Object.fromEntries(
-  Object.entries(sets).map(([name, value]) => {
-    const json = Buffer.from(JSON.stringify(value))
-    const envelope = codec.encode(value)
-    return [name, { json, jsonEtag: `"${createHash('sha1').update(json).digest('hex')}"`, envelope, envelopeEtag: envelopeEtag(envelope) }]
-  }),
+  await Promise.all(
+    Object.entries(sets).map(async ([name, value]) => {
+      const json = Buffer.from(JSON.stringify(value))
+      const envelope = codec.encode(value)
+      return [name, { json, jsonEtag: `"${createHash('sha1').update(json).digest('hex')}"`, envelope, envelopeEtag: await envelopeEtag(envelope) }]
+    }),
+  ),
 )
 
 bodies[AWAY] = bodies['50kB']!

@@ -28,7 +28,7 @@ const json = Buffer.from(JSON.stringify(fifty))
 const envelope = createCodec().encode(fifty)
 const bodies = {
   json: { bytes: json, etag: `"${createHash('sha1').update(json).digest('hex')}"`, type: 'application/json' },
-  stowage: { bytes: envelope, etag: envelopeEtag(envelope), type: 'application/vnd.stowage' },
+  stowage: { bytes: envelope, etag: await envelopeEtag(envelope), type: 'application/vnd.stowage' },
 }
 const entry = join(dirname(fileURLToPath(import.meta.url)), 'browser', 'fetch-page.ts')
 // Not minified: the profile names the functions.

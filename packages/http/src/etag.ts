@@ -1,15 +1,21 @@
-// The ETag of an envelope is computed from the envelope itself: its CRC-32 and its length. Both
-// ends can compute it, so a client never has to keep a server's ETag beside the bytes (where the
-// two could fall out of step): the stored bytes are the validator.
-import { inspect } from '@stowage/core'
+// The ETag of an envelope is a cryptographic hash of the bytes sent, so that nobody who writes
+// chosen bytes into a shared value can make a new version that carries an old version's ETag (a
+// CRC-32 could be matched with four chosen bytes). A client cannot compute it cheaply, so it keeps
+// the server's ETag inside the envelope's header (withValidator in fetch-cached.ts): the stored
+// bytes still carry their own validator, never in a second record.
 
 /**
- * The strong ETag of an envelope: `"<CRC-32 as 8 hex digits>-<length in hex>"`, from its header.
- * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CORRUPT for bytes that are not an envelope.
+ * The strong ETag of an envelope as `serveCached` and `envelopeResponse` send it:
+ * `"s256-<the first 128 bits of the bytes' SHA-256, base64url>"`. Any change to the bytes changes
+ * it, and no one can make other bytes with the same ETag short of breaking SHA-256. Uses WebCrypto
+ * (`crypto.subtle`), which Node, Deno, Bun and workers have.
+ * @throws {TypeError} where the runtime has no `crypto.subtle` (a browser page not served over HTTPS or from localhost).
  */
-export function envelopeEtag(envelope: Uint8Array): string {
-  const { crc, byteLength } = inspect(envelope)
-  return `"${crc.toString(16).padStart(8, '0')}-${byteLength.toString(16)}"`
+export async function envelopeEtag(envelope: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', envelope as Uint8Array<ArrayBuffer>), 0, 16)
+  let binary = ''
+  for (const byte of digest) binary += String.fromCharCode(byte)
+  return `"s256-${btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '')}"`
 }
 
 /** Whether an `If-None-Match` header names `etag` (or is `*`); weak validators compare weakly, as RFC 9110 says for this header. */

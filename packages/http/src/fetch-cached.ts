@@ -1,13 +1,12 @@
 // The client half: fetch an envelope from a server that uses serve.ts (or any server that sends
 // envelopes), keep it in a Cache (inflated once in browsers, so later reads decode without
 // inflating in JavaScript), and revalidate it with the server's own validator, kept in the
-// envelope's header (withValidator), or else the ETag computed from the stored bytes (etag.ts).
+// envelope's header (withValidator).
 // What may be kept and when a kept copy may answer is fetch-policy.ts's; the exchange itself (a
 // deadline, a bounded body) is fetch-transport.ts's.
 import { createCodec, dictionaryId, inspect, StowageError, StowageErrorCode, withoutTags, withValidator, type Cache, type CacheClaim, type Codec, type HttpValidator } from '@stowage/core'
 import { DICTIONARY_HEADER, ensureDictionary } from './dictionaries.js'
-import { envelopeEtag } from './etag.js'
-import { crossOrigin, crossOriginRedirect, keepDecision, onErrorStatus, parseCacheControl } from './fetch-policy.js'
+import { crossOrigin, crossOriginRedirect, keepDecision, mayStandIn, onErrorStatus, parseCacheControl } from './fetch-policy.js'
 import { isRedirect, online, pageUrl, readBody, startDeadline, type Deadline } from './fetch-transport.js'
 import { STOWAGE_MEDIA_TYPE } from './media-type.js'
 import { scopedCache } from './scope.js'
@@ -91,8 +90,8 @@ export interface FetchCachedResult<T> {
   readonly source: FetchSource
   /** The envelope the value was decoded from, exactly as stored (or as received, when not kept). */
   readonly bytes: Uint8Array
-  /** The bytes' ETag (computed from them, as the server does). */
-  readonly etag: string
+  /** The server's ETag for the bytes (what revalidating them sends in `If-None-Match`); undefined when the server sent none. */
+  readonly etag: string | undefined
   /** Whether the bytes are in the cache now. */
   readonly kept: boolean
   /**
@@ -154,10 +153,12 @@ async function fetchClaimed<T>(
   const page = pageUrl()
   const requestCrossOrigin = page !== undefined && crossOrigin(url, page, page)
   // A request with no-store: no copy answers for it or is kept after it, and an older one goes (README).
-  const noStore = parseCacheControl(new Headers(init?.headers).get('Cache-Control')).has('no-store')
+  const noStore = parseCacheControl(new Headers(init?.headers).get('Cache-Control')).has('no-store') || init?.cache === 'no-store'
+  // One with the Fetch cache mode reload (or no-store) is asked without a validator.
+  const reload = noStore || init?.cache === 'reload'
   const hints = validatorHints(options)
   // What the hints know of the key; a no-store request answers from nothing and waits for the delete.
-  const guess = noStore ? undefined : hints?.guess(cache.namespace, key)
+  const guess = reload ? undefined : hints?.guess(cache.namespace, key)
   if (noStore) await cache.delete(key)
   // The deadline runs from when the request leaves.
   const begin = () => {
@@ -186,7 +187,7 @@ async function fetchClaimed<T>(
   try {
     // Else the request goes out first and the stored copy is decoded while it is out: a reload
     // pays the decode and the round trip side by side, not one after the other.
-    const validator = found === undefined ? undefined : revalidator(found)
+    const validator = found === undefined || reload ? undefined : revalidator(found)
     // Opened as get would (a hit or a miss in the stats); a copy the cache cannot use counts as none.
     ;[exchange, storedValue] = await Promise.all([early ?? exchangeWith(url, options, validator, context), cache.openBytes(key, found)])
     let sent = early === undefined ? validator : guess?.validator
@@ -229,12 +230,12 @@ async function answer<T>(
   const { init } = options
   const { exchange, found, stored, storedValue, page, requestCrossOrigin, deadline, revalidated } = got
   // The stored copy answers; it is still kept unless a write, delete or clear (a sign-out) of the key came meanwhile.
-  const fromStore = (source: FetchSource, problem?: StowageError): FetchCachedResult<T> => ({ value: storedValue as T, source, bytes: stored!, etag: envelopeEtag(stored!), kept: !claim.superseded, problem })
-  const request = { headers: new Headers(init?.headers), credentials: init?.credentials, crossOrigin: requestCrossOrigin, scoped: options.scope !== undefined, staleIfError: options.staleIfError, ttl: options.ttl }
-  // A request with no-cache asks that no copy answer without the server's word (RFC 9111 §5.2.1.4): none answers for a failure.
-  const mayStandIn = !parseCacheControl(request.headers.get('Cache-Control')).has('no-cache')
+  const fromStore = (source: FetchSource, problem?: StowageError): FetchCachedResult<T> => ({ value: storedValue as T, source, bytes: stored!, etag: etagOf(stored!), kept: !claim.superseded, problem })
+  const request = { headers: new Headers(init?.headers), credentials: init?.credentials, crossOrigin: requestCrossOrigin, scoped: options.scope !== undefined, staleIfError: options.staleIfError, ttl: options.ttl, cache: init?.cache }
+  // A request that asks for the server's word (no-cache, max-age=0, …): no copy answers for a failure.
+  const standIn = mayStandIn(request)
   if ('failure' in exchange) {
-    if (stored !== undefined && !deadline.aborted() && mayStandIn) return fromStore('offline', exchange.failure)
+    if (stored !== undefined && !deadline.aborted() && standIn) return fromStore('offline', exchange.failure)
     throw exchange.failure
   }
   const { response, problem } = exchange
@@ -245,8 +246,14 @@ async function answer<T>(
   if (response.status === 304 && revalidated && stored !== undefined) {
     // The 304's headers stand for the stored response's from now on (RFC 9111 §4.3.4): a copy they
     // no longer allow to keep (no-store, private without a scope, must-revalidate, …) goes. One
-    // without Cache-Control or Vary leaves the copy as it was.
-    if (keepDecision(request, response).keep) return fromStore('revalidated', problem)
+    // without Cache-Control or Vary leaves the copy as it was; one whose stale-if-error sets how long
+    // the copy may answer for the server sets it again, from now.
+    const decision = keepDecision(request, response)
+    if (decision.keep) {
+      if (decision.by !== 'response' || claim.superseded) return fromStore('revalidated', problem)
+      await cache.acceptBytes(key, stored, { ttl: decision.ttl, claim, inflate: false })
+      return fromStore('revalidated', problem)
+    }
     // Only the copy it revalidated: a write, delete or clear of the key meanwhile is left as it is.
     if (!claim.superseded) await cache.delete(key)
     return { ...fromStore('revalidated', problem), kept: false }
@@ -254,7 +261,7 @@ async function answer<T>(
   if (response.status !== 200 || exchange.bytes === undefined) {
     const failure = new StowageError(StowageErrorCode.STORE_ERROR, `fetching ${url} failed: HTTP ${response.status} ${response.statusText}`.trimEnd(), { cause: response })
     const action = onErrorStatus(response.status)
-    if (action === 'stale' && stored !== undefined && mayStandIn) return fromStore('stale', failure)
+    if (action === 'stale' && stored !== undefined && standIn) return fromStore('stale', failure)
     if (action === 'drop' && found !== undefined) await cache.delete(key)
     throw failure
   }
@@ -268,13 +275,13 @@ async function answer<T>(
     // (inflate: false): keptForm chose their form, and the ETag returned is theirs.
     const value = await named(url, response, bytes, (b) => cache.acceptBytes(key, b, { ttl: decision.ttl, claim, inflate: false }) as Promise<T>)
     // A write, delete or clear (a sign-out) that came while the request was out: not stored.
-    return { value, source: 'network', bytes, etag: envelopeEtag(bytes), kept: !claim.superseded, problem }
+    return { value, source: 'network', bytes, etag: etagOf(bytes), kept: !claim.superseded, problem }
   }
   const bytes = received
   // Not to be kept: any older copy goes too, and the value is opened as get would, without storing.
   if (found !== undefined) await cache.delete(key)
   const value = await named(url, response, bytes, (b) => openUnkept<T>(cache, key, b))
-  return { value, source: 'network', bytes, etag: envelopeEtag(bytes), kept: false, problem }
+  return { value, source: 'network', bytes, etag: response.headers.get('ETag') ?? undefined, kept: false, problem }
 }
 
 // The codec that reads `received`: the cache's, or, for an envelope compressed with a dictionary
@@ -316,29 +323,35 @@ function inBrowser(): boolean {
   return g.document !== undefined || g.WorkerGlobalScope !== undefined
 }
 
-// What the server's answer is revalidated with later: its own validator when the envelope keeps
-// one, else the ETag computed from the bytes (what serve.ts sends).
-// Undefined for bytes too damaged to name one (they are then no copy at all).
+// What the server's answer is revalidated with later: the server's own validator, which the
+// envelope keeps in its header. Undefined for a copy without one (it is asked for again without
+// a validator) and for bytes too damaged to name one (they are then no copy at all).
 function revalidator(stored: Uint8Array): HttpValidator | undefined {
   try {
-    return inspect(stored).validator ?? { kind: 'etag', value: envelopeEtag(stored) }
+    return inspect(stored).validator
   } catch {
     return undefined
   }
 }
 
-// The received envelope in the form it is kept: inflated when asked, and with the server's
-// validator in its header whenever the kept bytes' own ETag would not be the server's (they were
-// inflated, or the server is not Stowage's: a CDN, a static file server).
+// The server's ETag kept with the bytes, if any.
+function etagOf(stored: Uint8Array): string | undefined {
+  const validator = revalidator(stored)
+  return validator?.kind === 'etag' ? validator.value : undefined
+}
+
+// The received envelope in the form it is kept: inflated when asked, with the server's validator
+// in its header (serve.ts's ETag is a hash a client does not compute; a CDN or a static file
+// server sends its own).
 async function keptForm(codec: Codec, received: Uint8Array, response: Response, inflate: boolean): Promise<Uint8Array> {
   const bytes = inflate ? await codec.inflateEnvelopeAsync(received) : received
   const etag = response.headers.get('ETag') ?? undefined
   const lastModified = response.headers.get('Last-Modified') ?? undefined
   const server: HttpValidator | undefined = etag !== undefined ? { kind: 'etag', value: etag } : lastModified !== undefined ? { kind: 'last-modified', value: lastModified } : undefined
-  if (server === undefined || (server.kind === 'etag' && server.value === envelopeEtag(bytes))) return bytes
+  if (server === undefined) return bytes
   // A validator a header field cannot hold (over 255 characters), or an envelope of format version 1
-  // (Stowage 0.1), which has no field for one, is kept without it: the copy is then revalidated with
-  // its own ETag, and a server that does not know it simply answers 200.
+  // (Stowage 0.1), which has no field for one, is kept without it: the copy is then asked for
+  // again without a validator, and the server answers 200.
   return sendable(server.value) && inspect(bytes).formatVersion > 1 ? withValidator(bytes, server) : bytes
 }
 

@@ -66,10 +66,16 @@ export interface PolicyRequest {
   readonly staleIfError?: number
   /** The app's `ttl`, in ms, when it gave one. */
   readonly ttl?: number
+  /** `init.cache`, the Fetch API's cache mode, when the app gave one. */
+  readonly cache?: RequestCache
 }
 
-/** Whether to keep a response, and for how long: `ttl` undefined is the cache's own TTL. */
-export type KeepDecision = { readonly keep: true; readonly ttl: number | undefined } | { readonly keep: false; readonly why: string }
+/**
+ * Whether to keep a response, and for how long: `ttl` undefined is the cache's own TTL; `by` says
+ * whose word the TTL is (the app's `staleIfError` or `ttl`, the response's `stale-if-error`, or
+ * the cache's default).
+ */
+export type KeepDecision = { readonly keep: true; readonly ttl: number | undefined; readonly by: 'app' | 'response' | 'cache' } | { readonly keep: false; readonly why: string }
 
 /**
  * Whether a 200 response may be kept, and for how long a kept copy may answer for the server.
@@ -79,13 +85,14 @@ export type KeepDecision = { readonly keep: true; readonly ttl: number | undefin
  * another origin (`credentials: 'include'`); `must-revalidate`/`proxy-revalidate` unless the app gave
  * `staleIfError`. Kept for: `staleIfError` when the app gave it; else `max-age` + `stale-if-error`
  * less the response's `Age` when it names `stale-if-error` (at most `ttl`; not kept when that is
- * 0 or less); else `ttl`.
+ * 0 or less); else `ttl`. A request with the Fetch cache mode `no-store` is not kept either.
  */
 export function keepDecision(request: PolicyRequest, response: { readonly headers: Headers }): KeepDecision {
   const refuse = (why: string): KeepDecision => ({ keep: false, why })
   const asked = parseCacheControl(request.headers.get('Cache-Control'))
   const said = parseCacheControl(response.headers.get('Cache-Control'))
   if (asked.has('no-store') || said.has('no-store')) return refuse('Cache-Control: no-store')
+  if (request.cache === 'no-store') return refuse("a request with cache: 'no-store'")
   const vary = (response.headers.get('Vary') ?? '').split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '')
   if (vary.includes('*')) return refuse('Vary: *')
   const other = vary.find((name) => !SAME_FOR_EVERY_USER.has(name) && !WHO_ASKED.has(name))
@@ -100,15 +107,29 @@ export function keepDecision(request: PolicyRequest, response: { readonly header
     if (request.headers.has('Cookie')) return refuse('a request with Cookie without a scope')
     if (request.crossOrigin && request.credentials === 'include') return refuse('credentials sent to another origin without a scope')
   }
-  if (request.staleIfError !== undefined) return { keep: true, ttl: request.staleIfError }
+  if (request.staleIfError !== undefined) return { keep: true, ttl: request.staleIfError, by: 'app' }
   if (said.has('must-revalidate') || said.has('proxy-revalidate')) return refuse('Cache-Control: must-revalidate (a copy could never stand in for the server)')
   const staleIfError = seconds(said, 'stale-if-error')
-  if (staleIfError === undefined) return { keep: true, ttl: request.ttl }
+  if (staleIfError === undefined) return { keep: true, ttl: request.ttl, by: request.ttl === undefined ? 'cache' : 'app' }
   // The window runs from when the response was made: what it spent in caches on the way (`Age`,
   // RFC 9111 §4.2.3) is gone from it.
   const window = (seconds(said, 'max-age') ?? 0) + staleIfError - age(response.headers)
   if (window <= 0) return refuse('max-age + stale-if-error, less Age, is 0 or less')
-  return { keep: true, ttl: Math.min(window, request.ttl ?? Infinity) }
+  return { keep: true, ttl: Math.min(window, request.ttl ?? Infinity), by: request.ttl !== undefined && request.ttl <= window ? 'app' : 'response' }
+}
+
+/**
+ * Whether a kept copy may answer for this request when the server cannot (a failure, a 5xx). Not
+ * when the request asks for the server's word: `Cache-Control: no-cache` or `max-age=0` (RFC 9111
+ * §5.2.1), `Pragma: no-cache` without `Cache-Control` (§5.4), or a Fetch cache mode of `no-cache`,
+ * `reload` or `no-store`.
+ */
+export function mayStandIn(request: Pick<PolicyRequest, 'headers' | 'cache'>): boolean {
+  if (request.cache === 'no-cache' || request.cache === 'reload' || request.cache === 'no-store') return false
+  const header = request.headers.get('Cache-Control')
+  if (header === null) return !/(^|,)\s*no-cache\s*(,|$)/i.test(request.headers.get('Pragma') ?? '')
+  const asked = parseCacheControl(header)
+  return !asked.has('no-cache') && seconds(asked, 'max-age') !== 0
 }
 
 /**

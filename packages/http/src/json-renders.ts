@@ -39,8 +39,8 @@ function sizeOf(render: JsonRender): number {
   return render.envelope.length + (render.json?.length ?? 0) + RENDER_OVERHEAD
 }
 
-// Renders of one codec by ETag, checked against the envelope itself (an ETag is a CRC-32 and a
-// length: two envelopes may share one).
+// Renders of one codec by ETag, checked against the envelope itself (a second look that costs a
+// comparison of bytes, whatever made the ETag).
 class RenderBook {
   readonly #renders = new Map<string, JsonRender>()
   readonly #pending = new Map<string, Promise<JsonRender>>()

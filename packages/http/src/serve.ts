@@ -51,7 +51,7 @@ let defaultCodec: Codec | undefined
 
 /**
  * The response for an envelope: `200` with the envelope as it is stored (`application/vnd.stowage`,
- * a strong ETag computed from it, `Vary: Accept` and the `vary` headers), `304` when `If-None-Match` names that ETag,
+ * a strong ETag hashed from it (SHA-256: {@link envelopeEtag}), `Vary: Accept` and the `vary` headers), `304` when `If-None-Match` names that ETag,
  * JSON when the client's `Accept` prefers `application/json` (with its own ETag; rendered once per
  * envelope and codec and kept in a bounded book; `406` past `maxJsonBytes`; HEAD never renders it
  * and so sends `Content-Length` only for a JSON already rendered), `404` without an envelope, `405`
@@ -71,7 +71,8 @@ export async function envelopeResponse(request: EnvelopeRequest, envelope: Uint8
   if (envelope === undefined) return new Response(null, { status: 404, headers: { Vary: vary, 'Cache-Control': cacheControl } })
   const bytes = withoutTags(envelope)
   const json = prefersJson(request.headers.get('Accept'))
-  const etag = json ? envelopeEtag(bytes).replace(/"$/, '-json"') : envelopeEtag(bytes)
+  const own = await envelopeEtag(bytes)
+  const etag = json ? own.replace(/"$/, '-json"') : own
   const headers: Record<string, string> = { ETag: etag, Vary: vary, 'Cache-Control': cacheControl }
   if (matchesEtag(request.headers.get('If-None-Match'), etag)) return new Response(null, { status: 304, headers })
   if (!json) {

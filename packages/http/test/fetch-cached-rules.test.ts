@@ -1,6 +1,6 @@
 // fetchCached against scripted node:http servers: whose data a stored copy is, when it may answer
 // for the server, redirects and the timeout.
-import { createCache, createCodec, createMemoryStore, StowageErrorCode, type Cache } from '@stowage/core'
+import { createCache, createCodec, createMemoryStore, inspect, StowageErrorCode, type Cache } from '@stowage/core'
 import type { ServerResponse } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DEFAULT_FETCH_TIMEOUT, fetchCachedWithInfo, scopedCache, STOWAGE_MEDIA_TYPE } from '../src/index.js'
@@ -17,7 +17,8 @@ const userB = { id: 'b', name: 'Bob', email: 'bob@example.com' }
 
 // An envelope of `value` with `headers`, or a bare status.
 const envelope = (value: unknown, headers: Record<string, string> = {}) => (res: ServerResponse) => {
-  res.writeHead(200, { 'Content-Type': STOWAGE_MEDIA_TYPE, ...headers }).end(codec.encode(value))
+  const bytes = codec.encode(value)
+  res.writeHead(200, { 'Content-Type': STOWAGE_MEDIA_TYPE, ETag: `"${inspect(bytes).crc}"`, ...headers }).end(bytes)
 }
 const status = (code: number) => (res: ServerResponse) => void res.writeHead(code).end()
 

@@ -1,4 +1,4 @@
-import { createCache, createCodec, createMemoryStore, inspect, StowageErrorCode, type Cache } from '@stowage/core'
+import { createCache, createCodec, createMemoryStore, inspect, StowageErrorCode, withoutTags, withValidator, type Cache } from '@stowage/core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { fetchCached, fetchCachedWithInfo, STOWAGE_MEDIA_TYPE } from '../src/index.js'
@@ -50,20 +50,24 @@ describe('fetchCached', () => {
     const options = { cache, fetch: recordingFetch(statuses, conditional), inflate: false }
     const first = await fetchCachedWithInfo(url('posts'), options)
     expect(inspect(first.bytes).compression).toBe('deflate-raw')
-    expect(new Uint8Array((await cache.getBytes(url('posts')))!)).toStrictEqual(first.bytes)
+    expect(new Uint8Array((await cache.getBytes(url('posts')))!)).toStrictEqual(new Uint8Array(first.bytes))
     expect(await fetchCachedWithInfo(url('posts'), options)).toMatchObject({ source: 'revalidated', value: rows })
     expect(statuses).toStrictEqual([200, 304])
   })
 
-  it('stores the envelope as received, then revalidates with the ETag of the stored bytes (304)', async () => {
+  it("stores the envelope as received with the server's ETag in its header, then revalidates with it (304)", async () => {
     const { server, url, statuses, conditional } = await origin()
     await server.set('post', { title: 'Hello', at: new Date(0) })
     const cache = createCache({ store: createMemoryStore(), namespace: 'client' })
     const options = { cache, fetch: recordingFetch(statuses, conditional) }
     const first = await fetchCachedWithInfo(url('post'), options)
     expect(first).toMatchObject({ value: { title: 'Hello', at: new Date(0) }, source: 'network' })
-    // The same bytes; on Node getBytes hands them out as a Buffer.
-    expect(new Uint8Array((await cache.getBytes(url('post')))!)).toStrictEqual(first.bytes)
+    // The bytes kept are the bytes served, with the server's ETag in the header; on Node getBytes hands them out as a Buffer.
+    const kept = new Uint8Array((await cache.getBytes(url('post')))!)
+    expect(kept).toStrictEqual(new Uint8Array(first.bytes))
+    expect(first.etag).toMatch(/^"s256-[\w-]{22}"$/)
+    expect(inspect(kept).validator).toStrictEqual({ kind: 'etag', value: first.etag })
+    expect(new Uint8Array(withValidator(kept, undefined))).toStrictEqual(new Uint8Array(withoutTags((await server.getBytes('post'))!)))
     const second = await fetchCachedWithInfo(url('post'), options)
     expect(second).toMatchObject({ value: { title: 'Hello', at: new Date(0) }, source: 'revalidated', etag: first.etag })
     expect(statuses).toStrictEqual([200, 304])

@@ -21,8 +21,8 @@ describe('keepDecision', () => {
   })
 
   it('keeps a plain or no-cache response for the ttl given (the cache default when none)', () => {
-    expect(keepDecision(request(), response({}))).toStrictEqual({ keep: true, ttl: undefined })
-    expect(keepDecision(request({ ttl: 5000 }), response({ 'Cache-Control': 'no-cache' }))).toStrictEqual({ keep: true, ttl: 5000 })
+    expect(keepDecision(request(), response({}))).toStrictEqual({ keep: true, ttl: undefined, by: 'cache' })
+    expect(keepDecision(request({ ttl: 5000 }), response({ 'Cache-Control': 'no-cache' }))).toStrictEqual({ keep: true, ttl: 5000, by: 'app' })
   })
 
   it('keeps private, Vary: Cookie/Authorization and Authorization requests only in a scope', () => {
@@ -48,15 +48,15 @@ describe('keepDecision', () => {
   })
 
   it('bounds the kept time by max-age + stale-if-error, and by the ttl given', () => {
-    expect(keepDecision(request(), response({ 'Cache-Control': 'max-age=60, stale-if-error=300' }))).toStrictEqual({ keep: true, ttl: 360_000 })
-    expect(keepDecision(request({ ttl: 1000 }), response({ 'Cache-Control': 'no-cache, stale-if-error=300' }))).toStrictEqual({ keep: true, ttl: 1000 })
+    expect(keepDecision(request(), response({ 'Cache-Control': 'max-age=60, stale-if-error=300' }))).toStrictEqual({ keep: true, ttl: 360_000, by: 'response' })
+    expect(keepDecision(request({ ttl: 1000 }), response({ 'Cache-Control': 'no-cache, stale-if-error=300' }))).toStrictEqual({ keep: true, ttl: 1000, by: 'app' })
     expect(keepDecision(request(), response({ 'Cache-Control': 'max-age=0, stale-if-error=0' }))).toMatchObject({ keep: false })
   })
 
   it('does not keep must-revalidate (a copy could never answer), unless the app opts in with staleIfError', () => {
     expect(keepDecision(request(), response({ 'Cache-Control': 'max-age=60, must-revalidate' }))).toMatchObject({ keep: false })
     expect(keepDecision(request(), response({ 'Cache-Control': 'proxy-revalidate' }))).toMatchObject({ keep: false })
-    expect(keepDecision(request({ staleIfError: 86_400_000 }), response({ 'Cache-Control': 'must-revalidate, stale-if-error=1' }))).toStrictEqual({ keep: true, ttl: 86_400_000 })
+    expect(keepDecision(request({ staleIfError: 86_400_000 }), response({ 'Cache-Control': 'must-revalidate, stale-if-error=1' }))).toStrictEqual({ keep: true, ttl: 86_400_000, by: 'app' })
   })
 })
 

@@ -1,7 +1,7 @@
 // What a 304 says of the stored copy, what a request's no-cache asks, and the Age of a response:
 // RFC 9111's rules where fetchCached first missed them (found by a review, 2026-11-28).
 import { createCache, createCodec, createMemoryStore, type Cache } from '@stowage/core'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { fetchCachedWithInfo, STOWAGE_MEDIA_TYPE } from '../src/index.js'
 import { keepDecision } from '../src/fetch-policy.js'
 
@@ -22,7 +22,7 @@ function scriptedFetch(answers: Array<(init: RequestInit | undefined) => Respons
   return { fetch, seen }
 }
 const ok = (value: unknown, headers: Record<string, string> = {}) => () =>
-  new Response(codec.encode(value) as Uint8Array<ArrayBuffer>, { status: 200, headers: { 'Content-Type': STOWAGE_MEDIA_TYPE, ...headers } })
+  new Response(codec.encode(value) as Uint8Array<ArrayBuffer>, { status: 200, headers: { 'Content-Type': STOWAGE_MEDIA_TYPE, ETag: '"v1"', ...headers } })
 const notModified = (headers: Record<string, string> = {}) => () => new Response(null, { status: 304, headers })
 const status = (code: number) => () => new Response(null, { status: code })
 
@@ -66,7 +66,7 @@ describe('Age (RFC 9111 §4.2.3) bounds the stale-if-error window', () => {
   it('with Age: 100, the window left is (60 + 60 - 100) s, not 120 s', () => {
     const request = { headers: new Headers(), crossOrigin: false, scoped: false }
     const response = { headers: new Headers({ 'Cache-Control': 'max-age=60, stale-if-error=60', Age: '100' }) }
-    expect(keepDecision(request, response)).toStrictEqual({ keep: true, ttl: 20_000 })
+    expect(keepDecision(request, response)).toStrictEqual({ keep: true, ttl: 20_000, by: 'response' })
   })
 })
 
@@ -91,5 +91,72 @@ describe('request directives', () => {
     await fetchCachedWithInfo(url, { cache, fetch, validatorHints: false })
     // offline now
     await expect(fetchCachedWithInfo(url, { cache, fetch, validatorHints: false, init: { headers: { 'Cache-Control': 'no-cache' } } })).rejects.toBeDefined()
+  })
+})
+
+describe('request directives and Fetch cache modes', () => {
+  // Stored by a first exchange; the second request is the one under test.
+  async function keptThen(second: Array<(init: RequestInit | undefined) => Response>) {
+    const cache = newCache()
+    const { fetch, seen } = scriptedFetch([ok(userA), ...second])
+    await fetchCachedWithInfo(url, { cache, fetch, validatorHints: false })
+    return { cache, fetch, seen }
+  }
+
+  it('max-age=0, Pragma: no-cache (without Cache-Control) and cache modes no-cache, reload and no-store: no stored copy answers for a failure', async () => {
+    const asks: RequestInit[] = [
+      { headers: { 'Cache-Control': 'max-age=0' } },
+      { headers: { Pragma: 'no-cache' } },
+      { cache: 'no-cache' },
+      { cache: 'reload' },
+      { cache: 'no-store' },
+    ]
+    for (const init of asks) {
+      const { cache, fetch } = await keptThen([status(503)])
+      await expect(fetchCachedWithInfo(url, { cache, fetch, validatorHints: false, init }), JSON.stringify(init)).rejects.toMatchObject({ cause: { status: 503 } })
+    }
+    // The plain request and Pragma beside a Cache-Control that allows it: the copy answers.
+    for (const init of [{}, { headers: { Pragma: 'no-cache', 'Cache-Control': 'max-age=60' } }]) {
+      const { cache, fetch } = await keptThen([status(503)])
+      expect(await fetchCachedWithInfo(url, { cache, fetch, validatorHints: false, init })).toMatchObject({ source: 'stale', value: userA })
+    }
+  })
+
+  it("cache: 'reload' asks without the copy's validator and keeps the new answer; cache: 'no-store' keeps nothing", async () => {
+    const reload = await keptThen([ok({ ...userA, name: 'Ada L.' })])
+    expect(await fetchCachedWithInfo(url, { cache: reload.cache, fetch: reload.fetch, validatorHints: false, init: { cache: 'reload' } })).toMatchObject({ source: 'network', kept: true })
+    expect(reload.seen[1]!.get('If-None-Match')).toBeNull()
+    expect(await reload.cache.get(url)).toStrictEqual({ ...userA, name: 'Ada L.' })
+    const noStore = await keptThen([ok(userA)])
+    expect(await fetchCachedWithInfo(url, { cache: noStore.cache, fetch: noStore.fetch, validatorHints: false, init: { cache: 'no-store' } })).toMatchObject({ source: 'network', kept: false })
+    expect(noStore.seen[1]!.get('If-None-Match')).toBeNull()
+    expect(await noStore.cache.getBytes(url)).toBeUndefined()
+  })
+})
+
+describe("a 304's stale-if-error sets how long the copy is kept, from now (RFC 9111 §4.3.4)", () => {
+  it('a shorter window in the 304 shortens it: past it, the copy no longer answers for a failure', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      const cache = newCache()
+      const { fetch } = scriptedFetch([ok(userA, { 'Cache-Control': 'max-age=0, stale-if-error=86400' }), notModified({ 'Cache-Control': 'max-age=0, stale-if-error=60' }), status(503), status(503)])
+      await fetchCachedWithInfo(url, { cache, fetch, validatorHints: false })
+      expect(await fetchCachedWithInfo(url, { cache, fetch, validatorHints: false })).toMatchObject({ source: 'revalidated', kept: true })
+      vi.setSystemTime(Date.now() + 30_000)
+      expect(await fetchCachedWithInfo(url, { cache, fetch, validatorHints: false })).toMatchObject({ source: 'stale', value: userA })
+      vi.setSystemTime(Date.now() + 31_000)
+      await expect(fetchCachedWithInfo(url, { cache, fetch, validatorHints: false })).rejects.toMatchObject({ cause: { status: 503 } })
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('a 304 without stale-if-error leaves the copy as it was (no write)', async () => {
+    const cache = newCache()
+    const { fetch } = scriptedFetch([ok(userA), notModified({ 'Cache-Control': 'no-cache' })])
+    await fetchCachedWithInfo(url, { cache, fetch, validatorHints: false })
+    const sets = cache.stats().sets
+    expect(await fetchCachedWithInfo(url, { cache, fetch, validatorHints: false })).toMatchObject({ source: 'revalidated', kept: true })
+    expect(cache.stats().sets).toBe(sets)
   })
 })

@@ -7,7 +7,7 @@ import { keepDecision } from '../src/fetch-policy.js'
 const codec = createCodec()
 const url = 'https://api.example/api/me'
 const ok = (value: unknown, headers: Record<string, string> = {}) => () =>
-  new Response(codec.encode(value) as Uint8Array<ArrayBuffer>, { status: 200, headers: { 'Content-Type': STOWAGE_MEDIA_TYPE, ...headers } })
+  new Response(codec.encode(value) as Uint8Array<ArrayBuffer>, { status: 200, headers: { 'Content-Type': STOWAGE_MEDIA_TYPE, ETag: '"v1"', ...headers } })
 const notModified = (headers: Record<string, string> = {}) => () => new Response(null, { status: 304, headers })
 const unscopedRequest = { headers: new Headers(), crossOrigin: false, scoped: false }
 
@@ -39,7 +39,7 @@ describe('Age parsing (RFC 9111 §5.1, §1.2.2)', () => {
   it('a list-based Age uses its first member', () => {
     const headers = new Headers([['Cache-Control', 'max-age=60, stale-if-error=60'], ['Age', '100'], ['Age', '100']])
     expect(headers.get('Age')).toBe('100, 100')
-    expect(keepDecision(unscopedRequest, { headers })).toStrictEqual({ keep: true, ttl: 20_000 })
+    expect(keepDecision(unscopedRequest, { headers })).toStrictEqual({ keep: true, ttl: 20_000, by: 'response' })
   })
 
   it('delta-seconds past what can be represented count as 2^31: never a NaN ttl', () => {

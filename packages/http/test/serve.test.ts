@@ -36,7 +36,7 @@ for (const start of [nodeHttp, fastify, hono]) {
       expect(inspect(stored).tags?.has('posts')).toBe(true)
       expect(inspect(bytes).tags).toBeUndefined()
       expect(bytes.length).toBeLessThan(stored.length)
-      expect(response.headers.get('etag')).toBe(envelopeEtag(bytes))
+      expect(response.headers.get('etag')).toBe(await envelopeEtag(bytes))
       expect(createCodec().decode(bytes)).toStrictEqual(post)
       expect(Number(response.headers.get('content-length'))).toBe(bytes.length)
     })

@@ -147,7 +147,7 @@ describe('fetchCached with validator hints', () => {
     await server.set('post', { n: 2 })
     const other = createCache({ store: createMemoryStore(), namespace: 'elsewhere' })
     const current = await fetchCachedWithInfo(url('post'), { cache: other, validatorHints: false })
-    new ValidatorHints(storage).remember('client', url('post'), { kind: 'etag', value: current.etag })
+    new ValidatorHints(storage).remember('client', url('post'), { kind: 'etag', value: current.etag! })
     log.length = 0
     const fresh = await fetchCachedWithInfo(url('post'), options)
     expect(fresh).toMatchObject({ value: { n: 2 }, source: 'network' })
@@ -177,12 +177,12 @@ describe('fetchCached with validator hints', () => {
     const oldOne = await fetchCachedWithInfo(url('post'), { cache: older, validatorHints: false })
     await server.set('post', { n: 2 })
     log.length = 0
-    const mine = await fetchCachedWithInfo(url('post'), { cache: older, fetch: recordingFetch(log), validatorHints: false, init: { headers: { 'If-None-Match': got.etag } } })
+    const mine = await fetchCachedWithInfo(url('post'), { cache: older, fetch: recordingFetch(log), validatorHints: false, init: { headers: { 'If-None-Match': got.etag! } } })
     expect([mine.source, mine.value]).toStrictEqual(['network', { n: 2 }])
     expect(log).toStrictEqual([{ validator: oldOne.etag, status: 200 }])
     // With no copy at all, the request goes without it: the value, not a 304 that answers nothing.
     log.length = 0
-    const none = await fetchCachedWithInfo(url('post'), { cache: createCache({ namespace: 'none' }), fetch: recordingFetch(log), validatorHints: false, init: { headers: { 'If-None-Match': got.etag } } })
+    const none = await fetchCachedWithInfo(url('post'), { cache: createCache({ namespace: 'none' }), fetch: recordingFetch(log), validatorHints: false, init: { headers: { 'If-None-Match': got.etag! } } })
     expect([none.source, none.value]).toStrictEqual(['network', { n: 2 }])
     expect(log).toStrictEqual([{ validator: null, status: 200 }])
   })

@@ -74,7 +74,7 @@ async function handle(resources: Map<string, Resource>, req: IncomingMessage, re
   resource.requests.push({ accept: req.headers.accept, ifNoneMatch: req.headers['if-none-match'] })
   if (resource.failWith) return void res.writeHead(resource.failWith).end()
   // A body that is not an envelope (the refusal test) goes out without an ETag.
-  const etag = resource.body[0] === 0xc1 ? envelopeEtag(resource.body) : undefined
+  const etag = resource.body[0] === 0xc1 ? await envelopeEtag(resource.body) : undefined
   const headers = { ...(etag === undefined ? {} : { ETag: etag }), ...(resource.cacheControl === undefined ? {} : { 'Cache-Control': resource.cacheControl }) }
   if (etag !== undefined && req.headers['if-none-match'] === etag) return void res.writeHead(304, headers).end()
   res.writeHead(200, { 'Content-Type': 'application/vnd.stowage', ...headers }).end(resource.body)
