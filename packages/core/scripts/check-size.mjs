@@ -49,11 +49,13 @@ import { gzipSync } from 'node:zlib'
 // added ~0.3 KiB to both: budgets 27 and 42.5 KiB. Shape markers whose key lists the book knows
 // read without a second walk, and memory kept for the payloads encodeAsync hands to a worker
 // (issue 18) added ~0.1 KiB to both: budgets 27.5 and 43 KiB. Reads that open bytes stored
-// uncompressed without a promise (issue 25) added ~0.1 KiB to the whole (42.7 KiB). The budgets
-// catch the next growth.
+// uncompressed without a promise (issue 25) added ~0.1 KiB to the whole (42.7 KiB). Refusing an
+// option the codec does not know, and decoding once a value nested over 1,000 levels before it is
+// stored (a runtime's stack may hold its encode and not its decode) added ~0.2 KiB to both (27.2
+// and 43.0 KiB): budget 43.5 KiB for the whole. The budgets catch the next growth.
 const budgets = [
   ['the codec', "export { encode, decode, encodeAsync, decodeAsync, createCodec, StowageError } from './dist/index.js'", 27.5 * 1024],
-  ['codec + Cache + memory store', "export * from './dist/index.js'", 43 * 1024],
+  ['codec + Cache + memory store', "export * from './dist/index.js'", 43.5 * 1024],
 ]
 
 let over = false

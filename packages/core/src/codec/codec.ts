@@ -164,6 +164,9 @@ const PREFIX_INPUT = 256
 // envelope's payload there.
 const NATIVE_CRC_MIN = 192
 
+// Nesting past which an encoded value is decoded once before it is stored (withPayload).
+const DEEP_NESTING = 1_000
+
 function isStackOverflow(e: unknown): boolean {
   return e instanceof RangeError && /call stack/i.test(e.message)
 }
@@ -397,9 +400,14 @@ class StowageCodec implements Codec {
   // Runs `use` on the MessagePack payload while it sits in an encoder's reused buffer, with room
   // for the longest envelope header before it, with its format version and the work it asks of a
   // reader (work.ts).
+  // A value nested deeper than DEEP_NESTING is decoded once before it is sealed: a runtime's
+  // call stack may hold its encode and not its decode, and it would then be stored unreadable.
   private withPayload<R>(value: unknown, use: (buf: Uint8Array, start: number, end: number, version: 2 | 3 | 4, work: number) => R): R {
     try {
-      return this.encoder.write(value, MAX_HEADER_SIZE, this.settings.formatVersion, use)
+      return this.encoder.write(value, MAX_HEADER_SIZE, this.settings.formatVersion, (buf, start, end, version, work, deepest) => {
+        if (deepest > DEEP_NESTING) this.decoding(() => this.decoder.decode(buf.subarray(0, end), start, version, end - start))
+        return use(buf, start, end, version, work)
+      })
     } catch (e) {
       throw this.encodeError(e, value)
     }
@@ -412,8 +420,9 @@ class StowageCodec implements Codec {
     }
     if (e instanceof DepthExceeded || isStackOverflow(e)) {
       if (hasCycle(value)) return new StowageError(StowageErrorCode.CYCLE, 'the value refers to itself; Stowage stores trees, not graphs')
-      const path = e instanceof DepthExceeded ? pathTo(value, e.value) : undefined
-      return limitExceeded(`the value is nested deeper than maxDepth (${this.settings.maxDepth})${path === undefined ? '' : ` at ${path}`}`, e instanceof DepthExceeded ? undefined : e)
+      if (!(e instanceof DepthExceeded)) return limitExceeded(`the value is nested deeper than this runtime's stack allows`, e)
+      const path = pathTo(value, e.value)
+      return limitExceeded(`the value is nested deeper than maxDepth (${this.settings.maxDepth})${path === undefined ? '' : ` at ${path}`}`)
     }
     if (StowageError.isInstance(e)) return e
     return unsupportedType(`the value could not be encoded: ${String((e as Error)?.message ?? e)}`, e)
@@ -462,7 +471,7 @@ class StowageCodec implements Codec {
       return run()
     } catch (e) {
       if (StowageError.isInstance(e)) throw e
-      if (isStackOverflow(e)) throw limitExceeded('the value is nested too deeply to decode', e)
+      if (isStackOverflow(e)) throw limitExceeded(`the value is nested deeper than this runtime's stack allows`, e)
       throw corrupt(`the value could not be decoded: ${String((e as Error)?.message ?? e)}`, e)
     }
   }

@@ -82,6 +82,8 @@ export class Encoder {
   busy = false
   private view: DataView
   private depth = 0
+  // The deepest nesting the value reached.
+  private deepest = 0
   private items = 0
   // The decoding work the value will ask of a reader (work.ts), never less than the reader counts,
   // and the magnitude bytes of its BIGINTs so far.
@@ -112,13 +114,13 @@ export class Encoder {
   /**
    * Encodes `value` from offset `start` of the buffer (the caller reserves room for a header
    * there) and hands the payload, `buf[start..end)`, its format version and the work it asks of a
-   * reader (work.ts) to `use` while it sits there. With `newest` 3 or 4 a value with enough strings
+   * reader (work.ts) and the deepest nesting it reached to `use` while it sits there. With `newest` 3 or 4 a value with enough strings
    * gets string tables (format 4 when a table string is not ASCII, else 3), any other is written as
    * format 2. A call made during another (an extension whose encode calls the codec again) gets an
    * encoder of its own, so neither overwrites the other's bytes.
    * @throws {StowageError} LIMIT_EXCEEDED; {@link Refused} and {@link DepthExceeded} for the codec to describe.
    */
-  write<R>(value: unknown, start: number, newest: 2 | 3 | 4, use: (buf: Uint8Array, start: number, end: number, version: 2 | 3 | 4, work: number) => R): R {
+  write<R>(value: unknown, start: number, newest: 2 | 3 | 4, use: (buf: Uint8Array, start: number, end: number, version: 2 | 3 | 4, work: number, deepest: number) => R): R {
     if (this.busy) return new Encoder(this.settings, this.platform).write(value, start, newest, use)
     this.busy = true
     try {
@@ -135,7 +137,7 @@ export class Encoder {
           end = this.encodeReadable(value, start, false, false)
         }
       }
-      return use(this.buf, start, end, version, this.work)
+      return use(this.buf, start, end, version, this.work, this.deepest)
     } finally {
       this.busy = false
       this.strings.trim()
@@ -164,6 +166,7 @@ export class Encoder {
   private encode(value: unknown, start: number, table: boolean, split: boolean): number {
     this.pos = start
     this.depth = 0
+    this.deepest = 0
     this.items = 0
     this.work = 0
     this.bigintBytes = 0
@@ -234,7 +237,9 @@ export class Encoder {
   }
 
   private enter(value: unknown): void {
-    if (++this.depth > this.settings.maxDepth) throw new DepthExceeded(value)
+    if (++this.depth <= this.deepest) return
+    this.deepest = this.depth
+    if (this.depth > this.settings.maxDepth) throw new DepthExceeded(value)
   }
 
   private value(v: unknown): void {

@@ -182,6 +182,23 @@ function integerIn(name: string, value: number | undefined, fallback: number, mi
   return value
 }
 
+function checkLevel(level: unknown): CompressionLevel {
+  if (typeof level !== 'number' || !Number.isInteger(level) || level < 0 || level > 9) throw invalid(`level must be 'auto' or an integer from 0 to 9, got ${String(level)}`)
+  return level as CompressionLevel
+}
+
+// An option the settled options lack is one the codec does not know (a misspelt `maxdepth`),
+// which would otherwise be ignored in silence.
+function checkKnown(options: object, settled: Settled): Settled {
+  const known = Object.keys(settled)
+  for (const key of Object.keys(options)) {
+    if (known.includes(key)) continue
+    const near = known.find((name) => name.toLowerCase() === key.toLowerCase())
+    throw invalid(`unknown codec option ${JSON.stringify(key)}${near === undefined ? '' : ` (did you mean ${near}?)`}`)
+  }
+  return settled
+}
+
 /** The largest preset dictionary deflate can use: its window. */
 export const MAX_DICTIONARY_SIZE = 32 * 1024
 const MAX_ITEMS_LIMIT = 2 ** 32
@@ -212,7 +229,7 @@ function checkExtensions(extensions: unknown): readonly Extension[] {
 
 /**
  * Validates options and fills in defaults.
- * @throws {StowageError} INVALID_ARGUMENT for an unknown mode, an out-of-range number or a bad extension.
+ * @throws {StowageError} INVALID_ARGUMENT for an unknown option or mode, an out-of-range number or a bad extension.
  */
 export function settle(options: CodecOptions | undefined, compressThreshold = DEFAULT_COMPRESS_THRESHOLD): Settled {
   if (options !== undefined && options !== null && typeof options !== 'object') throw invalid(`options must be an object, got ${describe(options)}`)
@@ -231,9 +248,9 @@ export function settle(options: CodecOptions | undefined, compressThreshold = DE
   if (!Array.isArray(dictionaries) || !dictionaries.every((d) => d instanceof Uint8Array && d.length > 0 && d.length <= MAX_DICTIONARY_SIZE) || new Set(dictionaries.map((d) => crc32(d))).size < dictionaries.length) {
     throw invalid(`dictionaries must be an array of non-empty Uint8Arrays of at most ${MAX_DICTIONARY_SIZE} bytes, no two with the same id (CRC-32)`)
   }
-  return {
+  return checkKnown(o, {
     compress,
-    level: o.level === undefined || o.level === 'auto' ? DEFAULT_LEVEL : (integerIn("level ('auto' or)", o.level, 0, 0, 9) as CompressionLevel),
+    level: o.level === undefined || o.level === 'auto' ? DEFAULT_LEVEL : checkLevel(o.level),
     compressThreshold: integerIn('compressThreshold', o.compressThreshold, dictionaries.length > 0 ? DICTIONARY_COMPRESS_THRESHOLD : compressThreshold, 0, MAX_BYTES_LIMIT),
     minSavings,
     maxBytes: integerIn('maxBytes', o.maxBytes, DEFAULT_MAX_BYTES, 1, MAX_BYTES_LIMIT),
@@ -244,5 +261,5 @@ export function settle(options: CodecOptions | undefined, compressThreshold = DE
     dictionaries,
     schemaVersion: o.schemaVersion === undefined ? undefined : integerIn('schemaVersion', o.schemaVersion, 0, 0, 0xffffffff),
     formatVersion: integerIn('formatVersion (2, 3 or 4)', o.formatVersion, DEFAULT_FORMAT_VERSION, 2, 4) as 2 | 3 | 4,
-  }
+  })
 }
