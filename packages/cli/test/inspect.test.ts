@@ -144,6 +144,11 @@ describe('stowage inspect', () => {
     expect(escaped.stderr).toContain('as %3A and %25')
     const notHash = await runCli(['inspect', url, `${prefix}list-like`, 'f'])
     expect(notHash.stderr).toMatch(/not a hash: a field is only taken for a bundle/)
+    // A command line missing what its source needs is a usage error (exit code 2), as the README's table says.
+    const noKey = await runCli(['inspect', url])
+    expect([noKey.code, noKey.stderr.trim()]).toStrictEqual([2, 'stowage: INVALID_ARGUMENT: inspect <redis-url> needs a key: stowage inspect redis://host:6379 <key>'])
+    const keyForFile = await runCli(['inspect', '-', 'k'], new Uint8Array([0xc1]))
+    expect(keyForFile.code).toBe(2)
     const down = await runCli(['inspect', `redis://127.0.0.1:${await freePort()}`, 'k'])
     expect(down.code).toBe(3)
     expect(down.stderr).toMatch(/^stowage: STORE_ERROR: cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/)

@@ -17,11 +17,19 @@ export const ExitCode = {
 /** One of {@link ExitCode}. */
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode]
 
+/** A command line that is wrong in a way the parser cannot see (an argument missing for the source given): `INVALID_ARGUMENT`, exit code 2. */
+export class UsageError extends StowageError {
+  constructor(message: string) {
+    super(StowageErrorCode.INVALID_ARGUMENT, message)
+  }
+}
+
 /**
  * The exit code for a failure.
  * @param error - anything thrown by a command.
- * @returns {@link ExitCode.REDIS} for `STORE_ERROR`, else {@link ExitCode.FAILED}.
+ * @returns {@link ExitCode.USAGE} for a {@link UsageError}, {@link ExitCode.REDIS} for `STORE_ERROR`, else {@link ExitCode.FAILED}.
  */
 export function exitCodeFor(error: unknown): ExitCode {
+  if (error instanceof UsageError) return ExitCode.USAGE
   return StowageError.isInstance(error) && error.code === StowageErrorCode.STORE_ERROR ? ExitCode.REDIS : ExitCode.FAILED
 }

@@ -1,6 +1,7 @@
 import { inspect, loadDictionary, StowageError } from '@stowage/core'
 import { MANIFEST_MAGIC, createRedisStore } from '@stowage/redis'
 import { invalidInput } from '../errors/report-failure.js'
+import { UsageError } from '../errors/exit-codes.js'
 import { readInput } from '../io/read-input.js'
 import { connectRedis } from '../redis/connect.js'
 
@@ -55,10 +56,10 @@ async function dictionaryOf(store: ReturnType<typeof createRedisStore>, bytes: U
  */
 export async function readEnvelope(source: string, key: string | undefined, field?: string): Promise<{ bytes: Uint8Array; source: EnvelopeSource; dictionary?: Uint8Array }> {
   if (!/^rediss?:\/\//.test(source)) {
-    if (key !== undefined) throw invalidInput(`a key (${key}) is only taken with a Redis URL`)
+    if (key !== undefined) throw new UsageError(`a key (${key}) is only taken with a Redis URL`)
     return { bytes: await readInput(source), source: { kind: source === '-' ? 'stdin' : 'file', location: source } }
   }
-  if (key === undefined) throw invalidInput('inspect <redis-url> needs a key: stowage inspect redis://host:6379 <key>')
+  if (key === undefined) throw new UsageError('inspect <redis-url> needs a key: stowage inspect redis://host:6379 <key>')
   const redis = await connectRedis(source)
   const store = createRedisStore({ client: redis.client, commandTimeout: 60_000 })
   try {
