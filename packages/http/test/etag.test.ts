@@ -4,6 +4,8 @@
 import { createCache, createCodec, createMemoryStore, inspect, type Cache } from '@stowage/core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { envelopeEtag, fetchCachedWithInfo } from '../src/index.js'
+import { sha256 as nodeSha256 } from '../src/platform/sha256-node.js'
+import { sha256 as webSha256 } from '../src/platform/sha256-web.js'
 import { nodeHttp, type Running } from './servers.js'
 
 const codec = createCodec({ compress: 'never' })
@@ -63,6 +65,16 @@ describe('ETag', () => {
     expect(await envelopeEtag(old)).toMatch(/^"s256-[\w-]{22}"$/)
     expect(await envelopeEtag(forged)).not.toBe(await envelopeEtag(old))
     expect(await envelopeEtag(new Uint8Array(old))).toBe(await envelopeEtag(old))
+  })
+
+  it('is the same from node:crypto (Node, Bun) and WebCrypto (Deno, workers, browsers), below and above 1 MiB', async () => {
+    const { createHash } = await import('node:crypto')
+    for (const size of [0, 1, 8192, 1024 * 1024, 1024 * 1024 + 1, 3 * 1024 * 1024]) {
+      const bytes = new Uint8Array(size).map((_, i) => (i * 31 + 7) & 0xff)
+      const expected = createHash('sha256').update(bytes).digest('hex')
+      expect(Buffer.from(await nodeSha256(bytes)).toString('hex'), `node ${size}`).toBe(expected)
+      expect(Buffer.from(await webSha256(bytes)).toString('hex'), `web ${size}`).toBe(expected)
+    }
   })
 
   it('a client holding the old version gets the forged one, not a 304', async () => {
