@@ -530,7 +530,7 @@ What the misses above come from, as measured (figures of a given run vary; the c
   54, 44, 70, 60, then 68 ms after a page reload; since the later session of 2026-11-28 each segment is also sized
   to encode in about twice \`sliceMs\` at the speed of the one before, 60 and 55 ms, medians 40 and 53, 27–36 ms for the small queries), and the task that remains holds a full
   mark-compact pause of V8 (36–40 ms of a 66–69 ms task in two traces) that the bench page's own
-  5,000 structured clones leave behind: no slicing of the save's own work shortens it. Firefox's
+  5,000 structured clones leave behind: no slicing of the save's own work shortens it. In three first saves traced after a reload on 2026-11-29 (Chrome's trace, this build), the longest task was a minor collection (a scavenge, 37–57 ms) promoting those clones; with the page making short-lived objects for 0.2 s after filling the client, so that the clones were promoted before the save began, the longest task of three traced saves was 20–28 ms, each one segment's encode. Firefox's
   restore in one page has its longest tasks at 30–217 ms over runs (154, 94, 134, 124, 119, 193, then 217 ms worst
   rounds for the webhooks in the latest runs, 34, 52, 30, 48, 60, 56, then 48 ms for the small queries; its
   save's, 51, 82, 62, 46, 73, 53, then 45 ms for the webhooks), the same kind of pause: timed segment
