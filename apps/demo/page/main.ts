@@ -193,7 +193,7 @@ function render(): void {
   $('overhead-note').textContent = down
     ? 'The server is unreachable: the columns it fills (its envelope, Redis, its encode and decode times, the check of the bytes on both sides) show its last figures, or — when this page has none; the rest (JSON sizes included) is measured in this browser, on what IndexedDB holds.'
     : stats?.store === 'redis'
-      ? 'Redis columns are MEMORY USAGE: the value plus what Redis spends on every key (the key itself, its metadata, allocator rounding: about 50 to 100 bytes), which is why a small envelope takes more room in Redis than the same bytes in IndexedDB. The last column compares the MessagePack on both sides (SHA-256): identical. The browser keeps an envelope the server deflated inflated (fetchCached\'s inflate), so IndexedDB may hold more bytes than Redis for the same MessagePack, and reads it back without inflating.'
+      ? 'Redis columns are MEMORY USAGE: the value plus what Redis spends on every key (the key itself, its metadata, allocator rounding: about 50 to 100 bytes), which is why a small envelope takes more room in Redis than the same bytes in IndexedDB. The last column compares the MessagePack on both sides (SHA-256): identical. The browser keeps an envelope the server deflated inflated (fetchCached\'s inflate), and every envelope with the server\'s ETag in its header (31 bytes, so that it can revalidate), so IndexedDB may hold more bytes than Redis for the same MessagePack, and reads it back without inflating.'
       : ''
   // A linear chart of what this browser holds: each row's JSON bar (the value's JSON text,
   // measured here) is full width, and the Stowage bar (the bytes in IndexedDB) drawn to the same
