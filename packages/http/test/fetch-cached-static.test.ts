@@ -64,7 +64,7 @@ describe('fetchCached against a static file server', () => {
     const first = await fetchCachedWithInfo(url, { cache })
     expect(first).toMatchObject({ source: 'network', value: { a: 1, b: 'two', c: [true, false, null] }, kept: true })
     expect(inspect(first.bytes)).toMatchObject({ formatVersion: 1, validator: undefined })
-    // Revalidated with the copy's own ETag, which this server does not know: a 200 again.
+    // A copy without a validator is asked for without one: a 200 again.
     expect(await fetchCachedWithInfo(url, { cache })).toMatchObject({ source: 'network', kept: true })
     expect(statuses).toStrictEqual([200, 200])
   })

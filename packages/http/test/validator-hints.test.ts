@@ -143,7 +143,7 @@ describe('fetchCached with validator hints', () => {
     ])
 
     // The server's value changes, and the hint names the new ETag while the stored copy is the old
-    // one: asked again with the copy's own ETag, the server sends the new value, never the old copy.
+    // one: asked again with the copy's ETag (the server's, kept in its header), the server sends the new value, never the old copy.
     await server.set('post', { n: 2 })
     const other = createCache({ store: createMemoryStore(), namespace: 'elsewhere' })
     const current = await fetchCachedWithInfo(url('post'), { cache: other, validatorHints: false })
