@@ -231,7 +231,7 @@ async function answer<T>(
   const { exchange, found, stored, storedValue, page, requestCrossOrigin, deadline, revalidated } = got
   // The stored copy answers; it is still kept unless a write, delete or clear (a sign-out) of the key came meanwhile.
   const fromStore = (source: FetchSource, problem?: StowageError): FetchCachedResult<T> => ({ value: storedValue as T, source, bytes: stored!, etag: etagOf(stored!), kept: !claim.superseded, problem })
-  const request = { headers: new Headers(init?.headers), credentials: init?.credentials, crossOrigin: requestCrossOrigin, scoped: options.scope !== undefined, staleIfError: options.staleIfError, ttl: options.ttl, cache: init?.cache }
+  const request = { headers: new Headers(init?.headers), credentials: init?.credentials, crossOrigin: requestCrossOrigin, scoped: options.scope !== undefined, staleIfError: options.staleIfError, ttl: options.ttl, cacheTtl: cache.ttl, cache: init?.cache }
   // A request that asks for the server's word (no-cache, max-age=0, …): no copy answers for a failure.
   const standIn = mayStandIn(request)
   if ('failure' in exchange) {
@@ -251,7 +251,13 @@ async function answer<T>(
     const decision = keepDecision(request, response)
     if (decision.keep) {
       if (decision.by !== 'response' || claim.superseded) return fromStore('revalidated', problem)
-      await cache.acceptBytes(key, stored, { ttl: decision.ttl, claim, inflate: false })
+      try {
+        await cache.acceptBytes(key, stored, { ttl: decision.ttl, claim, inflate: false })
+      } catch (e) {
+        // The server said the copy is current: it answers, still kept as it was, and the failed write is the problem.
+        const failure = StowageError.isInstance(e) ? e : new StowageError(StowageErrorCode.STORE_ERROR, `keeping ${url} for the 304's stale-if-error failed`, { cause: e })
+        return fromStore('revalidated', failure)
+      }
       return fromStore('revalidated', problem)
     }
     // Only the copy it revalidated: a write, delete or clear of the key meanwhile is left as it is.
@@ -348,7 +354,8 @@ async function keptForm(codec: Codec, received: Uint8Array, response: Response, 
   const etag = response.headers.get('ETag') ?? undefined
   const lastModified = response.headers.get('Last-Modified') ?? undefined
   const server: HttpValidator | undefined = etag !== undefined ? { kind: 'etag', value: etag } : lastModified !== undefined ? { kind: 'last-modified', value: lastModified } : undefined
-  if (server === undefined) return bytes
+  // None from this server: one the bytes came with (kept by another client) is not its word.
+  if (server === undefined) return inspect(bytes).validator === undefined ? bytes : withValidator(bytes, undefined)
   // A validator a header field cannot hold (over 255 characters), or an envelope of format version 1
   // (Stowage 0.1), which has no field for one, is kept without it: the copy is then asked for
   // again without a validator, and the server answers 200.
@@ -373,7 +380,10 @@ async function exchangeWith(url: string, options: FetchCachedOptions, validator:
     // `redirect: 'follow'` (only 'error' is kept, which follows none): asked again without it.
     const asked = options.init?.redirect
     const redirect = conditional ? (asked === 'error' ? 'error' : 'manual') : (asked ?? 'follow')
-    const response = await fetchFn(url, { ...options.init, headers, redirect, signal: deadline.signal })
+    // A conditional request bypasses the browser's HTTP cache (Fetch does so only in its default
+    // mode): in no-cache mode it would revalidate its own older copy and hand that back as a 200.
+    const cacheMode = conditional ? 'no-store' : options.init?.cache
+    const response = await fetchFn(url, { ...options.init, headers, redirect, signal: deadline.signal, ...(cacheMode === undefined ? {} : { cache: cacheMode }) })
     if (!conditional || !isRedirect(response)) return response
     await response.body?.cancel().catch(() => {})
     return send(false)

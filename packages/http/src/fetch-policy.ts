@@ -66,14 +66,16 @@ export interface PolicyRequest {
   readonly staleIfError?: number
   /** The app's `ttl`, in ms, when it gave one. */
   readonly ttl?: number
+  /** The cache's own TTL (`cache.ttl`), in ms, when it has one: without the app's `ttl`, no response keeps a copy longer. */
+  readonly cacheTtl?: number
   /** `init.cache`, the Fetch API's cache mode, when the app gave one. */
   readonly cache?: RequestCache
 }
 
 /**
  * Whether to keep a response, and for how long: `ttl` undefined is the cache's own TTL; `by` says
- * whose word the TTL is (the app's `staleIfError` or `ttl`, the response's `stale-if-error`, or
- * the cache's default).
+ * whose word the TTL is (the app's `staleIfError` or `ttl`; the response's `stale-if-error`, capped
+ * by `ttl`; or the cache's default).
  */
 export type KeepDecision = { readonly keep: true; readonly ttl: number | undefined; readonly by: 'app' | 'response' | 'cache' } | { readonly keep: false; readonly why: string }
 
@@ -84,8 +86,8 @@ export type KeepDecision = { readonly keep: true; readonly ttl: number | undefin
  * `Vary: Cookie`/`Authorization`, a request with `Authorization` or `Cookie`, and cookies sent to
  * another origin (`credentials: 'include'`); `must-revalidate`/`proxy-revalidate` unless the app gave
  * `staleIfError`. Kept for: `staleIfError` when the app gave it; else `max-age` + `stale-if-error`
- * less the response's `Age` when it names `stale-if-error` (at most `ttl`; not kept when that is
- * 0 or less); else `ttl`. A request with the Fetch cache mode `no-store` is not kept either.
+ * less the response's `Age` when it names `stale-if-error` (at most `ttl`, else the cache's TTL;
+ * not kept when that is 0 or less); else `ttl`. A request with the Fetch cache mode `no-store` is not kept either.
  */
 export function keepDecision(request: PolicyRequest, response: { readonly headers: Headers }): KeepDecision {
   const refuse = (why: string): KeepDecision => ({ keep: false, why })
@@ -115,7 +117,7 @@ export function keepDecision(request: PolicyRequest, response: { readonly header
   // RFC 9111 §4.2.3) is gone from it.
   const window = (seconds(said, 'max-age') ?? 0) + staleIfError - age(response.headers)
   if (window <= 0) return refuse('max-age + stale-if-error, less Age, is 0 or less')
-  return { keep: true, ttl: Math.min(window, request.ttl ?? Infinity), by: request.ttl !== undefined && request.ttl <= window ? 'app' : 'response' }
+  return { keep: true, ttl: Math.min(window, request.ttl ?? request.cacheTtl ?? Infinity), by: 'response' }
 }
 
 /**

@@ -49,7 +49,9 @@ describe('keepDecision', () => {
 
   it('bounds the kept time by max-age + stale-if-error, and by the ttl given', () => {
     expect(keepDecision(request(), response({ 'Cache-Control': 'max-age=60, stale-if-error=300' }))).toStrictEqual({ keep: true, ttl: 360_000, by: 'response' })
-    expect(keepDecision(request({ ttl: 1000 }), response({ 'Cache-Control': 'no-cache, stale-if-error=300' }))).toStrictEqual({ keep: true, ttl: 1000, by: 'app' })
+    expect(keepDecision(request({ ttl: 1000 }), response({ 'Cache-Control': 'no-cache, stale-if-error=300' }))).toStrictEqual({ keep: true, ttl: 1000, by: 'response' })
+    // Without the app's ttl, the cache's own TTL caps a response's window.
+    expect(keepDecision(request({ cacheTtl: 60_000 }), response({ 'Cache-Control': 'max-age=60, stale-if-error=31536000' }))).toStrictEqual({ keep: true, ttl: 60_000, by: 'response' })
     expect(keepDecision(request(), response({ 'Cache-Control': 'max-age=0, stale-if-error=0' }))).toMatchObject({ keep: false })
   })
 

@@ -13,6 +13,8 @@ export interface Cache<S extends CacheSchema = CacheSchema> {
   readonly codec: Codec
   /** The schema version this cache writes (`CacheOptions.version`). */
   readonly version: number
+  /** The TTL of an entry written without one, in ms (`CacheOptions.ttl`); `undefined`: such entries do not expire. */
+  readonly ttl: number | undefined
   /**
    * The envelope stored under `key`, as stored (no decoding): what `fetchCached` and a server
    * hand on without re-encoding. Stats and events are not touched. On Node the bytes are a

@@ -62,6 +62,10 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     return this.shared.version
   }
 
+  get ttl(): number | undefined {
+    return this.shared.ttl
+  }
+
   async getBytes(key: string): Promise<Uint8Array | undefined> {
     checkKey(key)
     return this.bytes.get(key)

@@ -97,6 +97,10 @@ class InstrumentedCache implements Cache {
     return this.inner.version
   }
 
+  get ttl(): number | undefined {
+    return this.inner.ttl
+  }
+
   openBytes(key: string, envelope: Uint8Array | undefined): Promise<never> {
     return this.inner.openBytes(key, envelope) as Promise<never>
   }
