@@ -38,6 +38,12 @@ describe('Cache: basics', () => {
     expect(await cache.get('long')).toBe(2)
   })
 
+  it('says its default TTL (cache.ttl), the same in every namespace; undefined without one', () => {
+    const cache = createCache({ ttl: 60_000 })
+    expect([cache.ttl, cache.withNamespace('users').ttl]).toStrictEqual([60_000, 60_000])
+    expect(createCache().ttl).toBeUndefined()
+  })
+
   it('stores the codec’s bytes: compact envelopes, never strings', async () => {
     const store = createMemoryStore()
     // The same threshold on every platform (browsers deflate only from 256 KiB by default).

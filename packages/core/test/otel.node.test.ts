@@ -221,6 +221,11 @@ describe('instrumentCache', () => {
     expect(await inner.has('post')).toBe(false)
   })
 
+  it('says what the cache it wraps was made with (namespace, version, ttl)', () => {
+    const cache = instrumentCache(createCache({ namespace: 'app', version: 3, ttl: 9_000 }))
+    expect([cache.namespace, cache.version, cache.ttl]).toStrictEqual(['app', 3, 9_000])
+  })
+
   it('keeps the type of a typed cache', () => {
     type Schema = { 'user:*': { name: string } }
     const cache = instrumentCache(createCache<Schema>())
