@@ -1,11 +1,12 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { decode, encode } from '@stowage/core'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { runCli, STACK_LINE } from './run-cli.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'stowage-cli-codec-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const MODULE = join(dir, 'value.mjs')
 writeFileSync(
   MODULE,

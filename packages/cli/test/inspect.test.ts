@@ -1,17 +1,21 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createCodec, encode } from '@stowage/core'
 import { createRedisStore } from '@stowage/redis'
 import { freePort } from '@stowage/redis-server'
-import { describe, expect, inject, it } from 'vitest'
+import { afterAll, describe, expect, inject, it } from 'vitest'
 import { redisClient, runCli, STACK_LINE, uniquePrefix } from './run-cli.js'
 
 const rich = { id: 42n, tags: new Set(['a', 'b']), at: new Date(1700000000000), scores: new Float64Array([1.5, -0]), byId: new Map([[1, 'one']]) }
 const rows = Array.from({ length: 200 }, (_, i) => ({ index: i, createdAt: 1700000000000 + i, nested: { isEven: i % 2 === 0 } }))
 
+// One directory for the files of this suite, removed after it.
+const dir = mkdtempSync(join(tmpdir(), 'stowage-cli-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
 function tempFile(name: string, bytes: Uint8Array): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'stowage-cli-')), name)
+  const path = join(mkdtempSync(join(dir, 'file-')), name)
   writeFileSync(path, bytes)
   return path
 }

@@ -1,7 +1,7 @@
 // fetchCached against a plain static file server (as nginx serves a file): its own ETag
 // ("<mtime>-<size>") and Last-Modified, a 304 when If-None-Match names its ETag.
 import { createCache, createCodec, inspect } from '@stowage/core'
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -14,6 +14,13 @@ const closers: Array<() => Promise<void>> = []
 afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()))
 })
+
+// A directory of its own for each test's file, removed after the test.
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'stowage-static-'))
+  closers.push(async () => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
 
 async function staticServer(file: string, { etags = true } = {}): Promise<{ url: string; statuses: number[] }> {
   const statuses: number[] = []
@@ -37,7 +44,7 @@ async function staticServer(file: string, { etags = true } = {}): Promise<{ url:
 
 describe('fetchCached against a static file server', () => {
   it('fetches and keeps an envelope file whose ETag is the server\'s own', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'stowage-static-')), 'countries.stowage')
+    const file = join(tempDir(), 'countries.stowage')
     writeFileSync(file, createCodec().encode(['fr', 'de']))
     const { url } = await staticServer(file)
     const cache = createCache({ namespace: 'static' })
@@ -46,7 +53,7 @@ describe('fetchCached against a static file server', () => {
 
   // Issue #20 item 18: the server's own validator is kept in the envelope's header (withValidator).
   it("revalidates with the server's own validator (a 304, not the whole file again)", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'stowage-static-')), 'countries.stowage')
+    const file = join(tempDir(), 'countries.stowage')
     writeFileSync(file, createCodec().encode(['fr', 'de']))
     const { url, statuses } = await staticServer(file)
     const cache = createCache({ namespace: 'static' })
@@ -56,7 +63,7 @@ describe('fetchCached against a static file server', () => {
   })
 
   it('keeps a format-1 file (Stowage 0.1) without the server\'s validator, which that format has no field for', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'stowage-static-')), 'v1.stowage')
+    const file = join(tempDir(), 'v1.stowage')
     // { a: 1, b: 'two', c: [true, false, null] } as Stowage 0.1 wrote it (the core's golden vectors).
     writeFileSync(file, Buffer.from('c1010000a857b54183a16101a162a374776fa16393c3c2c0', 'hex'))
     const { url, statuses } = await staticServer(file)
@@ -70,7 +77,7 @@ describe('fetchCached against a static file server', () => {
   })
 
   it('revalidates with If-Modified-Since against a server that sends only Last-Modified', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'stowage-static-')), 'countries.stowage')
+    const file = join(tempDir(), 'countries.stowage')
     writeFileSync(file, createCodec().encode(['fr', 'de']))
     const { url, statuses } = await staticServer(file, { etags: false })
     const cache = createCache({ namespace: 'static-lm' })
@@ -81,7 +88,7 @@ describe('fetchCached against a static file server', () => {
   })
 
   it('with inflate, keeps a deflated envelope inflated, with the server\'s ETag, and still gets a 304', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'stowage-static-')), 'rows.stowage')
+    const file = join(tempDir(), 'rows.stowage')
     const rows = Array.from({ length: 200 }, (_, i) => ({ id: i, name: `row ${i}` }))
     writeFileSync(file, createCodec({ compress: 'always' }).encode(rows))
     const { url, statuses } = await staticServer(file)
