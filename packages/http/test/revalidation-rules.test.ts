@@ -1,30 +1,14 @@
 // What a 304 says of the stored copy, what a request's no-cache asks, and the Age of a response:
 // RFC 9111's rules where fetchCached first missed them (found by a review, 2026-11-28).
-import { createCache, createCodec, createMemoryStore, type Cache } from '@stowage/core'
+import { createCache, createMemoryStore, type Cache } from '@stowage/core'
 import { describe, expect, it, vi } from 'vitest'
-import { fetchCachedWithInfo, STOWAGE_MEDIA_TYPE } from '../src/index.js'
+import { fetchCachedWithInfo } from '../src/index.js'
 import { keepDecision } from '../src/fetch-policy.js'
+import { notModified, ok, scriptedFetch, status } from './scripted-fetch.js'
 
-const codec = createCodec()
 const userA = { id: 'a', name: 'Ada' }
 const newCache = (): Cache => createCache({ store: createMemoryStore(), namespace: 'client' })
 const url = 'https://api.example/api/me'
-
-// A scripted fetch: each call takes the next answer.
-function scriptedFetch(answers: Array<(init: RequestInit | undefined) => Response>) {
-  const seen: Array<Headers> = []
-  const fetch = (async (_input: RequestInfo | URL, init?: RequestInit) => {
-    seen.push(new Headers(init?.headers))
-    const next = answers.shift()
-    if (next === undefined) throw new TypeError('fetch failed (offline)')
-    return next(init)
-  }) as typeof globalThis.fetch
-  return { fetch, seen }
-}
-const ok = (value: unknown, headers: Record<string, string> = {}) => () =>
-  new Response(codec.encode(value) as Uint8Array<ArrayBuffer>, { status: 200, headers: { 'Content-Type': STOWAGE_MEDIA_TYPE, ETag: '"v1"', ...headers } })
-const notModified = (headers: Record<string, string> = {}) => () => new Response(null, { status: 304, headers })
-const status = (code: number) => () => new Response(null, { status: code })
 
 describe('304 responses update the stored response (RFC 9111 §4.3.4)', () => {
   it('a 304 with Cache-Control: no-store leaves no copy behind (README: "no-store (response or request): ... any older copy is deleted")', async () => {

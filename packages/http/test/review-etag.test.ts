@@ -1,30 +1,16 @@
 // Found by a review of the SHA-256 ETag change (2026-11-29): a 304's stale-if-error window and
 // the TTLs that bound it, a 304 whose write fails, a validator the server never sent, and the
 // browser's own HTTP cache on a conditional request.
-// Review of e5bb166 (SHA-256 ETag, validators in the header, a 304's stale-if-error, request cache modes).
 import { createCache, createCodec, createMemoryStore, withValidator, type Cache, type Store } from '@stowage/core'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fetchCachedWithInfo, STOWAGE_MEDIA_TYPE } from '../src/index.js'
+import { notModified, ok, scriptedFetch, status } from './scripted-fetch.js'
 
 const codec = createCodec()
 const userA = { id: 'a', name: 'Ada' }
 const url = 'https://api.example/api/me'
 const newCache = (options: { ttl?: number; store?: Store } = {}): Cache => createCache({ store: options.store ?? createMemoryStore(), namespace: 'client', ttl: options.ttl })
 
-function scriptedFetch(answers: Array<(init: RequestInit | undefined) => Response | Promise<Response>>) {
-  const seen: Array<Headers> = []
-  const fetch = (async (_input: RequestInfo | URL, init?: RequestInit) => {
-    seen.push(new Headers(init?.headers))
-    const next = answers.shift()
-    if (next === undefined) throw new TypeError('fetch failed (offline)')
-    return next(init)
-  }) as typeof globalThis.fetch
-  return { fetch, seen }
-}
-const ok = (value: unknown, headers: Record<string, string> = {}) => () =>
-  new Response(codec.encode(value) as Uint8Array<ArrayBuffer>, { status: 200, headers: { 'Content-Type': STOWAGE_MEDIA_TYPE, ETag: '"v1"', ...headers } })
-const notModified = (headers: Record<string, string> = {}) => () => new Response(null, { status: 304, headers })
-const status = (code: number) => () => new Response(null, { status: code })
 
 afterEach(() => {
   vi.useRealTimers()

@@ -1,14 +1,11 @@
 // Found by a review of e878247 and 779eccc: a refused 304 leaves a newer write alone, Age is read as RFC 9111 §5.1 says, and serveDictionary without options is INVALID_ARGUMENT.
-import { createCache, createCodec, createMemoryStore, dictionaryId, storeDictionary, StowageError, StowageErrorCode, trainDictionary } from '@stowage/core'
+import { createCache, createMemoryStore, dictionaryId, storeDictionary, StowageError, StowageErrorCode, trainDictionary } from '@stowage/core'
 import { describe, expect, it } from 'vitest'
-import { fetchCachedWithInfo, serveDictionary, STOWAGE_MEDIA_TYPE } from '../src/index.js'
+import { fetchCachedWithInfo, serveDictionary } from '../src/index.js'
 import { keepDecision } from '../src/fetch-policy.js'
+import { notModified, ok } from './scripted-fetch.js'
 
-const codec = createCodec()
 const url = 'https://api.example/api/me'
-const ok = (value: unknown, headers: Record<string, string> = {}) => () =>
-  new Response(codec.encode(value) as Uint8Array<ArrayBuffer>, { status: 200, headers: { 'Content-Type': STOWAGE_MEDIA_TYPE, ETag: '"v1"', ...headers } })
-const notModified = (headers: Record<string, string> = {}) => () => new Response(null, { status: 304, headers })
 const unscopedRequest = { headers: new Headers(), crossOrigin: false, scoped: false }
 
 describe('304 that refuses the copy (e878247)', () => {
