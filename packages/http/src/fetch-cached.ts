@@ -234,9 +234,12 @@ async function answer<T>(
   const request = { headers: new Headers(init?.headers), credentials: init?.credentials, crossOrigin: requestCrossOrigin, scoped: options.scope !== undefined, staleIfError: options.staleIfError, ttl: options.ttl, cacheTtl: cache.ttl, cache: init?.cache }
   // A request that asks for the server's word (no-cache, max-age=0, …): no copy answers for a failure.
   const standIn = mayStandIn(request)
+  // The failure, saying so when a kept copy could have answered but the request asked for the server's word.
+  const unanswered = (failure: StowageError): StowageError =>
+    stored === undefined || standIn ? failure : new StowageError(failure.code, `${failure.message}; a kept copy was not used, as the request asks for the server's word (no-cache, max-age=0, Pragma: no-cache or its cache mode)`, { cause: failure.cause })
   if ('failure' in exchange) {
     if (stored !== undefined && !deadline.aborted() && standIn) return fromStore('offline', exchange.failure)
-    throw exchange.failure
+    throw deadline.aborted() ? exchange.failure : unanswered(exchange.failure)
   }
   const { response, problem } = exchange
   if (crossOriginRedirect(url, response, page)) {
@@ -269,7 +272,7 @@ async function answer<T>(
     const action = onErrorStatus(response.status)
     if (action === 'stale' && stored !== undefined && standIn) return fromStore('stale', failure)
     if (action === 'drop' && found !== undefined) await cache.delete(key)
-    throw failure
+    throw action === 'stale' ? unanswered(failure) : failure
   }
   const received = await named(url, response, exchange.bytes, async (b) => withoutTags(b))
   const dictionaryHeader = response.headers.get(DICTIONARY_HEADER)

@@ -4,7 +4,7 @@ import { serveCached, type EnvelopeRequest, type ServeCachedOptions } from './se
 
 /** What the helpers read of a node:http `IncomingMessage`. */
 export interface NodeRequestLike {
-  readonly method?: string
+  readonly method?: string | undefined
   readonly headers: Record<string, string | string[] | undefined>
 }
 

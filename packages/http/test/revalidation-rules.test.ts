@@ -97,7 +97,16 @@ describe('request directives and Fetch cache modes', () => {
     ]
     for (const init of asks) {
       const { cache, fetch } = await keptThen([status(503)])
-      await expect(fetchCachedWithInfo(url, { cache, fetch, validatorHints: false, init }), JSON.stringify(init)).rejects.toMatchObject({ cause: { status: 503 } })
+      const call = fetchCachedWithInfo(url, { cache, fetch, validatorHints: false, init })
+      if (init.cache === 'no-store') {
+        // no-store deletes the copy before the request goes out (README).
+        await expect(call).rejects.toMatchObject({ cause: { status: 503 } })
+        expect(await cache.getBytes(url)).toBeUndefined()
+        continue
+      }
+      await expect(call, JSON.stringify(init)).rejects.toMatchObject({ cause: { status: 503 }, message: expect.stringContaining('a kept copy was not used') as string })
+      // The copy was skipped, not deleted: offline, a plain request gets it.
+      expect(await fetchCachedWithInfo(url, { cache, fetch, validatorHints: false })).toMatchObject({ source: 'offline', value: userA })
     }
     // The plain request and Pragma beside a Cache-Control that allows it: the copy answers.
     for (const init of [{}, { headers: { Pragma: 'no-cache', 'Cache-Control': 'max-age=60' } }]) {
