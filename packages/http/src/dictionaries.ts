@@ -20,27 +20,30 @@ export interface ServeDictionaryOptions {
   /** The dictionary's id as 8 lowercase hex digits (the route's parameter). */
   readonly id: string
   /**
-   * Your word that every dictionary in `store` was trained only on values every client may see. A
-   * dictionary holds pieces of the values it was trained on, verbatim, and it is served to anyone
-   * who asks: one trained on per-user values (`autoDictionary` or `stowage train` over a cache
-   * that holds them) hands each user's emails and tokens to every other. Required.
+   * Your word on which dictionaries were trained only on values every client may see: `true` for
+   * every dictionary in `store`, or the ids (8 lowercase hex digits) of those that were, the others
+   * answering `404` (for a store shared by a public cache and a per-user one). A dictionary holds
+   * pieces of the values it was trained on, verbatim, and it is served to anyone who asks: one
+   * trained on per-user values (`autoDictionary` or `stowage train` over a cache that holds them)
+   * hands each user's emails and tokens to every other. Required.
    */
-  readonly shared: true
+  readonly shared: true | readonly string[]
 }
 
 /**
  * Serves the dictionary stored under `id` (see `storeDictionary`): `200` with its envelope as
  * stored and `Cache-Control: public, max-age=31536000, immutable`, `404` when the store has none (or
- * `id` is not 8 hex digits), `405` for methods other than GET and HEAD. Only for dictionaries
- * trained on values every client may see (`shared`).
- * @throws {StowageError} INVALID_ARGUMENT without `shared: true`; the store's errors.
+ * `id` is not 8 hex digits, or not one of the `shared` ids), `405` for methods other than GET and
+ * HEAD. Only for dictionaries trained on values every client may see (`shared`).
+ * @throws {StowageError} INVALID_ARGUMENT without `shared: true` or a list of ids; the store's errors.
  */
 export async function serveDictionary(request: EnvelopeRequest, options: ServeDictionaryOptions): Promise<Response> {
-  if ((options?.shared as unknown) !== true) {
-    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'serveDictionary needs shared: true, your word that the store\'s dictionaries were trained only on values every client may see: a dictionary holds pieces of its samples and is served to anyone')
+  const shared = options?.shared as unknown
+  if (shared !== true && !(Array.isArray(shared) && shared.every((one) => typeof one === 'string' && ID.test(one)))) {
+    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'serveDictionary needs shared: true, or the ids (8 lowercase hex digits) of the dictionaries it may serve: your word that they were trained only on values every client may see, as a dictionary holds pieces of its samples and is served to anyone')
   }
   if (request.method !== 'GET' && request.method !== 'HEAD') return new Response(null, { status: 405, headers: { Allow: 'GET, HEAD' } })
-  const id = ID.test(options.id) ? options.id : undefined
+  const id = ID.test(options.id) && (shared === true || (shared as readonly string[]).includes(options.id)) ? options.id : undefined
   const bytes = id === undefined ? undefined : await options.store.get(dictionaryKey(Number.parseInt(id, 16)))
   if (bytes === undefined) return new Response(null, { status: 404, headers: { 'Cache-Control': 'no-store' } })
   const headers = { 'Content-Type': STOWAGE_MEDIA_TYPE, 'Content-Length': String(bytes.length), 'Cache-Control': DICTIONARY_CACHE_CONTROL, ETag: `"dict-${id}"` }

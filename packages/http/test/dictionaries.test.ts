@@ -108,4 +108,22 @@ describe('serveDictionary serves only what the app declares shared', () => {
     expect(String((error as Error).message)).toContain('shared: true')
     expect((await serveDictionary(request, { store, id, shared: true })).status).toBe(200)
   })
+
+  it('with a list of ids, serves those and answers 404 for the others (a per-user dictionary in the same store)', async () => {
+    const store = createMemoryStore()
+    const publicOne = trainDictionary(Array.from({ length: 50 }, (_, i) => ({ country: `Country ${i}`, capital: `Capital ${i}` })), { size: 1024 })
+    const perUser = trainDictionary(Array.from({ length: 50 }, (_, i) => ({ email: `person${i}@example.com`, token: `secret-${i}` })), { size: 1024 })
+    await storeDictionary(store, publicOne)
+    await storeDictionary(store, perUser)
+    const hex = (d: Uint8Array) => dictionaryId(d).toString(16).padStart(8, '0')
+    const request = { method: 'GET', headers: new Headers() }
+    const shared = [hex(publicOne)]
+    expect((await serveDictionary(request, { store, id: hex(publicOne), shared })).status).toBe(200)
+    const refused = await serveDictionary(request, { store, id: hex(perUser), shared })
+    expect([refused.status, await refused.arrayBuffer()]).toStrictEqual([404, new ArrayBuffer(0)])
+    for (const bad of [['not-hex'], [hex(publicOne).toUpperCase()], 'all', false]) {
+      const error = await serveDictionary(request, { store, id: hex(publicOne), shared: bad } as never).catch((e: unknown) => e)
+      expect(StowageError.isInstance(error) && error.code, JSON.stringify(bad)).toBe(StowageErrorCode.INVALID_ARGUMENT)
+    }
+  })
 })
