@@ -358,7 +358,7 @@ async function keptForm(codec: Codec, received: Uint8Array, response: Response, 
   const lastModified = response.headers.get('Last-Modified') ?? undefined
   const server: HttpValidator | undefined = etag !== undefined ? { kind: 'etag', value: etag } : lastModified !== undefined ? { kind: 'last-modified', value: lastModified } : undefined
   // None from this server: one the bytes came with (kept by another client) is not its word.
-  if (server === undefined) return inspect(bytes).validator === undefined ? bytes : withValidator(bytes, undefined)
+  if (server === undefined) return withValidator(bytes, undefined)
   // A validator a header field cannot hold (over 255 characters), or an envelope of format version 1
   // (Stowage 0.1), which has no field for one, is kept without it: the copy is then asked for
   // again without a validator, and the server answers 200.

@@ -129,7 +129,7 @@ export function keepDecision(request: PolicyRequest, response: { readonly header
 export function mayStandIn(request: Pick<PolicyRequest, 'headers' | 'cache'>): boolean {
   if (request.cache === 'no-cache' || request.cache === 'reload' || request.cache === 'no-store') return false
   const header = request.headers.get('Cache-Control')
-  if (header === null) return !/(^|,)\s*no-cache\s*(,|$)/i.test(request.headers.get('Pragma') ?? '')
+  if (header === null) return !parseCacheControl(request.headers.get('Pragma')).has('no-cache')
   const asked = parseCacheControl(header)
   return !asked.has('no-cache') && seconds(asked, 'max-age') !== 0
 }
