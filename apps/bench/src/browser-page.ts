@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { chromium, type Page } from 'playwright'
 import puppeteer from 'puppeteer-core'
 import { chromiumLaunchOptions } from '../../../tools/browsers/chromium.js'
+import { startWebKit } from '../../../tools/browsers/webkit.js'
 
 export interface BenchPage {
   readonly page: Page
@@ -18,7 +19,7 @@ export interface BenchPage {
 // Debian's firefox-esr, as the Firefox test project uses it (FIREFOX_PATH overrides).
 const firefoxPath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr'
 
-/** A bench page in Firefox: only what the benches use of it. */
+/** A bench page in Firefox or WebKit: only what the benches use of it. */
 export interface FirefoxBenchPage {
   evaluate<A, R>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>
   readonly version: string
@@ -58,6 +59,49 @@ export async function openFirefoxBenchPage(file: string, ready: string): Promise
     version: await browser.version(),
     async close() {
       await browser.close()
+      server.close()
+    },
+  }
+}
+
+/**
+ * Bundles `browser/<file>` and opens it in Debian's WebKitGTK MiniBrowser (over WebKitWebDriver),
+ * as {@link openBenchPage} does in Chromium. `evaluate` sends `fn`'s source and its argument as
+ * JSON through WebDriver, so both must survive that: no closures over the bench's scope.
+ */
+export async function openWebKitBenchPage(file: string, ready: string): Promise<FirefoxBenchPage> {
+  const { server, url } = await serveBundle(file)
+  const session = await startWebKit().catch((e: unknown) => {
+    server.close()
+    throw e
+  })
+  // The callback is WebDriver's (the script's last argument); an error is handed back as text.
+  const run = (source: string, arg: unknown, timeoutMs: number) =>
+    session.executeAsync(
+      `const done = arguments[arguments.length - 1]; Promise.resolve().then(() => (${source})(arguments[0])).then((value) => done({ value }), (e) => done({ error: String(e && e.stack || e) }))`,
+      [arg],
+      timeoutMs,
+    ) as Promise<{ value?: unknown; error?: string }>
+  try {
+    await session.navigate(url)
+    for (let waited = 0; !(await run('(name) => typeof window[name] === "function"', ready, 10_000)).value; waited += 100) {
+      if (waited > 30_000) throw new Error(`the WebKit page did not set window.${ready} within 30 s`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  } catch (e) {
+    await session.close()
+    server.close()
+    throw e
+  }
+  return {
+    async evaluate(fn, arg) {
+      const { value, error } = await run(fn.toString(), arg, 30 * 60_000)
+      if (error !== undefined) throw new Error(`in WebKit: ${error}`)
+      return value as never
+    },
+    version: `WebKitGTK ${session.version}`,
+    async close() {
+      await session.close()
       server.close()
     },
   }
