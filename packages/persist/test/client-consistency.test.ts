@@ -43,6 +43,8 @@ describe('a save left midway (#20-15)', () => {
         if (mode === 'fail') await saving
         else await new Promise((r) => setTimeout(r, 200))
         expect(await versionsIn(name)).toStrictEqual({ v1: QUERIES })
+        cut.close()
+        await saving
       })
     }
   }
@@ -140,5 +142,41 @@ describe('a decodable record that is not a query (#20-14)', () => {
     const restored = client()
     await persistQueryClientRestore({ queryClient: restored, persister: createStowageClientPersister({ store }) })
     expect(restored.getQueryData(['a'])).toBe(1)
+  })
+})
+
+describe('a restore while another page saves', () => {
+  it('reads again when the manifest switched between its reads, and restores the new save whole', async () => {
+    const name = dbName()
+    await persistQueryClientSave({ queryClient: filled('v1'), persister: createStowageClientPersister({ dbName: name, ...options }) })
+    const other = { qc: client(), persister: createStowageClientPersister({ dbName: name, ...options }) }
+    await persistQueryClientRestore({ queryClient: other.qc, persister: other.persister })
+    const inner = createIdbStore({ dbName: name })
+    let first = true
+    // Between the restore's read of the manifest and its read of the segments, the other page saves
+    // every query anew: the manifest switches and the segments it listed are deleted.
+    const store = {
+      name: 'racing',
+      get: (k: string) => inner.get(k),
+      set: () => Promise.reject(new Error('the restoring page does not write')),
+      delete: () => Promise.reject(new Error('the restoring page does not write')),
+      getMany: async (keys: readonly string[]) => {
+        if (first && keys.some((k) => k.includes(':s:'))) {
+          first = false
+          for (let i = 0; i < QUERIES; i++) other.qc.setQueryData(['item', i], { version: 'v2', i, text: '' })
+          await persistQueryClientSave({ queryClient: other.qc, persister: other.persister })
+        }
+        return inner.getMany(keys)
+      },
+    }
+    const qc = client()
+    await persistQueryClientRestore({ queryClient: qc, persister: createStowageClientPersister({ store, ...options }) })
+    expect(first).toBe(false)
+    const versions: Record<string, number> = {}
+    for (const query of qc.getQueryCache().getAll()) {
+      const { version } = query.state.data as { version: string }
+      versions[version] = (versions[version] ?? 0) + 1
+    }
+    expect(versions).toStrictEqual({ v2: QUERIES })
   })
 })

@@ -300,7 +300,8 @@ describe('whole-client persister', () => {
     const store = createIdbStore({ dbName: name })
     await persistQueryClientRestore({ queryClient: second, persister: createStowageClientPersister({ store }), buster: 'v2' })
     expect(second.getQueryData(['a'])).toBeUndefined()
-    expect(await keysOf(store)).toStrictEqual([])
+    // TanStack removes it: only the removal record is left, which holds an id and nothing of the client.
+    expect(await keysOf(store)).toStrictEqual(['tanstack-query-client:removed'])
   })
 
   it('discards the persisted client when it is older than maxAge', async () => {
@@ -430,7 +431,7 @@ describe('whole-client persister', () => {
     expect(errors.map((e) => e.code)).toStrictEqual([StowageErrorCode.LIMIT_EXCEEDED])
   })
 
-  it('removeClient deletes the manifest and every segment', async () => {
+  it('removeClient deletes the manifest and every segment, and leaves a removal record of an id only', async () => {
     const store = createIdbStore({ dbName: dbName() })
     await store.set('other', new Uint8Array([1]))
     const qc = client()
@@ -438,7 +439,8 @@ describe('whole-client persister', () => {
     const persister = createStowageClientPersister({ store, throttleTime: 0 })
     await persistQueryClientSave({ queryClient: qc, persister })
     await persister.removeClient()
-    expect(await keysOf(store)).toStrictEqual(['other'])
+    expect(await keysOf(store)).toStrictEqual(['other', 'tanstack-query-client:removed'])
+    expect(typeof createCodec().decode((await store.get('tanstack-query-client:removed'))!)).toBe('string')
     expect(await persister.restoreClient()).toBeUndefined()
   })
 

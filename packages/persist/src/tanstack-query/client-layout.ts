@@ -5,6 +5,15 @@
 //                       order, and `save` is an id of its own (another page's save changes it)
 //   `${key}:s:${id}`    a segment: one envelope whose value is an array of dehydrated queries,
 //                       about `segmentBytes` of MessagePack, deflated as a whole
+//   `${key}:removed`    written by `removeClient` (a sign-out) after it deleted the rest: an id
+//                       of that removal. A page that finds another removal than the one it knew
+//                       of saves nothing more (it may still hold the signed-out user's queries)
+//                       until it restores again.
+//
+// Saves and removals of every page of the origin take turns under one Web Lock (page-lock.ts), so
+// that no save deletes a segment another page's manifest is about to list, and no save that began
+// before a removal writes after it. A restore takes no lock: it reads again when the manifest
+// switched between its reads.
 //
 // A segment is one value, not one envelope per query, because per-query costs decided a restore
 // of many small queries in a browser: a header, a CRC-32, a string table and a copy for each of
@@ -41,6 +50,9 @@ export interface Manifest {
 }
 
 export const manifestKey = (key: string): string => `${key}:manifest`
+export const removedKey = (key: string): string => `${key}:removed`
+/** The Web Lock under which saves and removals of `key` take turns. */
+export const lockName = (key: string): string => `stowage-persist:${key}`
 export const segmentPrefix = (key: string): string => `${key}:s:`
 export const segmentKey = (key: string, id: string): string => `${key}:s:${id}`
 /** Keys of layout 0, deleted by the first save. */
@@ -52,6 +64,23 @@ let counter = 0
 export function newId(): string {
   counter = (counter + 1) % 0x100000
   return `${Date.now().toString(36)}.${counter.toString(36)}.${Math.random().toString(36).slice(2, 8)}`
+}
+
+/**
+ * The id a removal record holds.
+ *
+ * @param codec - the codec it was written with.
+ * @param bytes - the stored record, or `undefined` when there is none.
+ * @returns the removal's id; `undefined` when no record is stored; `'damaged'` when it cannot be read.
+ */
+export function readRemoval(codec: Codec, bytes: Uint8Array | undefined): string | undefined {
+  if (bytes === undefined) return undefined
+  try {
+    const id = codec.decode<unknown>(bytes)
+    return typeof id === 'string' ? id : 'damaged'
+  } catch {
+    return 'damaged'
+  }
 }
 
 /**

@@ -8,8 +8,9 @@ import type { PersistedClient, Persister } from '@tanstack/query-persist-client-
 import { deleteMany } from '../shared/batch.js'
 import { resolveCodec } from '../shared/resolve-codec.js'
 import { resolveStore } from '../shared/resolve-store.js'
+import { withPageLock } from '../shared/page-lock.js'
 import { DEFAULT_SLICE_MS } from '../shared/yield-to-main.js'
-import { legacyIndexKey, manifestKey, readManifest, segmentKey } from './client-layout.js'
+import { legacyIndexKey, lockName, manifestKey, newId, readManifest, removedKey, segmentKey } from './client-layout.js'
 import { restoreClient } from './restore-client.js'
 import { saveClient } from './save-client.js'
 import { SegmentBook, type SegmentContext } from './segment-book.js'
@@ -60,6 +61,15 @@ export interface StowageClientPersister extends Persister {
   readonly store: Store
   /** Writes what is waiting for `throttleTime` now; resolves when every pending write has ended. */
   flush(): Promise<void>
+  /**
+   * Deletes the stored client (a sign-out; `signOut` from `@stowage/http` calls it): waits for a
+   * save that is running, drops one waiting for `throttleTime` (its `persistClient` resolves) and
+   * every client handed over until it resolves, and makes a restore still running hand over
+   * nothing. Saves and removals of every page of the origin take turns (a Web Lock), and a page
+   * that finds the stored client removed by another page since it last read or wrote it saves
+   * nothing more until it restores again (a reload): it may hold the signed-out user's queries.
+   */
+  removeClient(): Promise<void>
 }
 
 function toError(e: unknown, what: string): StowageError {
@@ -73,6 +83,10 @@ class ClientPersister implements StowageClientPersister {
   private timer: ReturnType<typeof setTimeout> | undefined
   private running: Promise<void> | undefined
   private readonly waiters: Array<() => void> = []
+  // Removals begun: a restore that began before one hands over nothing.
+  private removals = 0
+  // Removals running: a client handed over meanwhile is not saved.
+  private removing = 0
 
   constructor(
     private readonly ctx: SegmentContext,
@@ -82,6 +96,8 @@ class ClientPersister implements StowageClientPersister {
   }
 
   persistClient = (client: PersistedClient): Promise<void> => {
+    // Handed over during a removal (a sign-out): the signed-out user's queries, not saved.
+    if (this.removing > 0) return Promise.resolve()
     this.latest = client
     const done = new Promise<void>((resolve) => this.waiters.push(resolve))
     if (this.timer === undefined && this.running === undefined) this.schedule()
@@ -90,30 +106,54 @@ class ClientPersister implements StowageClientPersister {
 
   restoreClient = async (): Promise<PersistedClient | undefined> => {
     await this.flush()
-    return restoreClient(this.ctx, this.book)
+    const removals = this.removals
+    const read = new SegmentBook()
+    const client = await restoreClient(this.ctx, read)
+    // A removal began while the restore ran: what it read belongs to the user signed out.
+    if (removals !== this.removals) return undefined
+    this.book.adopt(read)
+    return client
   }
 
   removeClient = async (): Promise<void> => {
+    this.removals++
+    this.removing++
     clearTimeout(this.timer)
     this.timer = undefined
     this.latest = undefined
-    await this.running
-    const { store, key } = this.ctx
+    // Saves waiting for throttleTime are dropped: their callers hear that they ended.
+    this.waiters.splice(0).forEach((resolve) => resolve())
+    try {
+      await this.running
+      await withPageLock(lockName(this.ctx.key), () => this.removeStored())
+    } finally {
+      this.removing--
+    }
+  }
+
+  // Deletes every record of the stored client, then writes the removal record that tells other
+  // pages (which may hold the same user's queries) to save nothing more until they restore.
+  private async removeStored(): Promise<void> {
+    const { store, key, segmentCodec } = this.ctx
     const garbage = [...this.book.garbage]
     this.book.reset()
-    this.book.known = true
     if (store.clear) {
       await store.clear(`${key}:`)
-      return
+    } else {
+      const bytes = await store.get(manifestKey(key))
+      let segments: readonly string[] = []
+      try {
+        if (bytes !== undefined) segments = readManifest(segmentCodec, bytes).segments
+      } catch {
+        // A damaged manifest lists nothing that can be found.
+      }
+      await deleteMany(store, [...segments.map((id) => segmentKey(key, id)), ...garbage, manifestKey(key), legacyIndexKey(key)])
     }
-    const bytes = await store.get(manifestKey(key))
-    let segments: readonly string[] = []
-    try {
-      if (bytes !== undefined) segments = readManifest(this.ctx.segmentCodec, bytes).segments
-    } catch {
-      // A damaged manifest lists nothing that can be found.
-    }
-    await deleteMany(store, [...segments.map((id) => segmentKey(key, id)), ...garbage, manifestKey(key), legacyIndexKey(key)])
+    const removal = newId()
+    await store.set(removedKey(key), segmentCodec.encode(removal))
+    this.book.known = true
+    this.book.removalKnown = true
+    this.book.removal = removal
   }
 
   flush = async (): Promise<void> => {

@@ -9,7 +9,7 @@ import type { PersistedClient } from '@tanstack/query-persist-client-core'
 import { getMany } from '../shared/batch.js'
 import { startCompressionWorker, type CompressionWorker } from '../shared/compression-worker.js'
 import { slicer } from '../shared/yield-to-main.js'
-import { manifestKey, readManifest, segmentKey } from './client-layout.js'
+import { manifestKey, readManifest, readRemoval, removedKey, segmentKey, type Manifest } from './client-layout.js'
 import { isDehydratedQuery, type DehydratedQuery } from './query-shape.js'
 import { fingerprint, type Held, type SegmentBook, type SegmentContext } from './segment-book.js'
 
@@ -95,23 +95,47 @@ export async function restoreClient(ctx: SegmentContext, book: SegmentBook): Pro
   }
 }
 
+// How many times a restore reads again when a segment its manifest lists is missing and the
+// manifest changed meanwhile (another page's save switched it and deleted the segments it replaced).
+const REREADS = 3
+
+// The manifest, the removal record and the segments the manifest lists. Read without the page lock
+// (a save that never ends in another page must not keep this page from restoring): a save deletes
+// segments only after its manifest no longer lists them, so a segment that is missing while the
+// manifest read again is the same one was evicted or lost, not replaced.
+async function readStored(ctx: SegmentContext): Promise<{ manifest: Manifest | undefined; removal: string | undefined; segments: string[]; stored: Array<Uint8Array | undefined> }> {
+  for (let attempt = 0; ; attempt++) {
+    const [bytes, removed] = await getMany(ctx.store, [manifestKey(ctx.key), removedKey(ctx.key)])
+    const removal = readRemoval(ctx.segmentCodec, removed)
+    if (bytes === undefined) return { manifest: undefined, removal, segments: [], stored: [] }
+    const manifest = readManifest(ctx.segmentCodec, bytes)
+    // Each segment once: a manifest that lists one twice (no save writes one) must not read its
+    // queries as repeats the second time, which would leave the segment's queries out of the next save.
+    const segments = [...new Set(manifest.segments)]
+    const stored = await getMany(
+      ctx.store,
+      segments.map((id) => segmentKey(ctx.key, id)),
+    )
+    if (attempt === REREADS || !stored.includes(undefined)) return { manifest, removal, segments, stored }
+    const again = await ctx.store.get(manifestKey(ctx.key))
+    if (again === undefined || sameBytes(again, bytes)) return { manifest, removal, segments, stored }
+  }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, i) => byte === b[i])
+}
+
 async function restoreWith(ctx: SegmentContext, book: SegmentBook, worker: CompressionWorker | undefined): Promise<PersistedClient | undefined> {
-  const bytes = await ctx.store.get(manifestKey(ctx.key))
+  const { manifest, removal, segments, stored } = await readStored(ctx)
   book.segments = new Map()
   book.held = new Map()
   book.stale.clear()
   book.known = true
-  book.save = undefined
-  if (bytes === undefined) return undefined
-  const manifest = readManifest(ctx.segmentCodec, bytes)
-  book.save = manifest.save
-  // Each segment once: a manifest that lists one twice (no save writes one) must not read its
-  // queries as repeats the second time, which would leave the segment's queries out of the next save.
-  const segments = [...new Set(manifest.segments)]
-  const stored = await getMany(
-    ctx.store,
-    segments.map((id) => segmentKey(ctx.key, id)),
-  )
+  book.save = manifest?.save
+  book.removalKnown = true
+  book.removal = removal
+  if (manifest === undefined) return undefined
   // Segment i opened: inflating at once, decoded once `go` is called.
   const open = (i: number): { elements: Promise<readonly unknown[] | undefined>; go: () => void } => {
     if (stored[i] === undefined) return { elements: Promise.resolve(undefined), go: () => {} }

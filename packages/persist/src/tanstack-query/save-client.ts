@@ -5,10 +5,11 @@
 // switches to them, then what it no longer lists is deleted. See client-layout.ts for the keys.
 import { StowageError, StowageErrorCode, type EncodedEnvelope } from '@stowage/core'
 import type { PersistedClient } from '@tanstack/query-persist-client-core'
-import { deleteMany } from '../shared/batch.js'
+import { deleteMany, getMany } from '../shared/batch.js'
 import { startCompressionWorker, type CompressionWorker } from '../shared/compression-worker.js'
+import { withPageLock } from '../shared/page-lock.js'
 import { slicer } from '../shared/yield-to-main.js'
-import { LAYOUT, legacyIndexKey, legacyQueryPrefix, manifestKey, newId, readManifest, segmentKey, segmentPrefix, type Manifest } from './client-layout.js'
+import { LAYOUT, legacyIndexKey, legacyQueryPrefix, lockName, manifestKey, newId, readManifest, readRemoval, removedKey, segmentKey, segmentPrefix, type Manifest } from './client-layout.js'
 import { fingerprint, same, type Held, type SegmentBook, type SegmentContext } from './segment-book.js'
 import type { DehydratedQuery } from './query-shape.js'
 import { storableState } from './storable-state.js'
@@ -137,21 +138,28 @@ async function writeSegments(ctx: SegmentContext, book: SegmentBook, queries: re
 // The stored manifest, unless it is the one the book follows: a page that saves before it restored,
 // or after another page (another tab) saved, does not know what the stored segments hold, so it
 // writes every query anew and deletes the stored segments after its manifest is written.
-async function follow(ctx: SegmentContext, book: SegmentBook): Promise<void> {
-  const bytes = await ctx.store.get(manifestKey(ctx.key))
+// Resolves false when another page removed the stored client since this page last read or wrote
+// it (a sign-out there): this page's queries may be the signed-out user's, so it saves nothing.
+async function follow(ctx: SegmentContext, book: SegmentBook): Promise<boolean> {
+  const [bytes, removed] = await getMany(ctx.store, [manifestKey(ctx.key), removedKey(ctx.key)])
+  const removal = readRemoval(ctx.segmentCodec, removed)
+  if (book.removalKnown && removal !== book.removal) return false
+  book.removalKnown = true
+  book.removal = removal
   let stored: Manifest | undefined
   try {
     if (bytes !== undefined) stored = readManifest(ctx.segmentCodec, bytes)
   } catch {
     // A damaged manifest is replaced below; the sweep finds its segments where the store lists keys.
   }
-  if (book.known && stored?.save === book.save) return
+  if (book.known && stored?.save === book.save) return true
   book.segments = new Map()
   book.held = new Map()
   book.stale.clear()
   for (const id of stored?.segments ?? []) book.garbage.add(segmentKey(ctx.key, id))
   book.known = true
   book.save = stored?.save
+  return true
 }
 
 // Once per page: segments of a save that never reached its manifest, and layout 0's records.
@@ -175,16 +183,22 @@ function encodeManifest(ctx: SegmentContext, manifest: Manifest): Uint8Array {
 }
 
 /**
- * Saves `client`: writes what changed since the book's last save and switches the manifest to it.
- * On failure the stored client stays the previous save, and what this one wrote is deleted later.
+ * Saves `client`: writes what changed since the book's last save and switches the manifest to it,
+ * holding the key's page lock throughout (saves and removals of other pages wait). On failure the
+ * stored client stays the previous save, and what this one wrote is deleted later. Writes nothing
+ * when another page removed the stored client since this page last read or wrote it.
  *
  * @param ctx - where and how.
  * @param book - what this page knows of the stored client; updated once the manifest is written.
  * @param client - the dehydrated client TanStack hands over.
  * @throws {StowageError} the store's STORE_ERROR or LIMIT_EXCEEDED; a query no envelope holds goes to `onError` instead.
  */
-export async function saveClient(ctx: SegmentContext, book: SegmentBook, client: PersistedClient): Promise<void> {
-  await follow(ctx, book)
+export function saveClient(ctx: SegmentContext, book: SegmentBook, client: PersistedClient): Promise<void> {
+  return withPageLock(lockName(ctx.key), () => saveLocked(ctx, book, client))
+}
+
+async function saveLocked(ctx: SegmentContext, book: SegmentBook, client: PersistedClient): Promise<void> {
+  if (!(await follow(ctx, book))) return
   if (!book.swept) await sweep(ctx, book)
   const queries = new Map<string, DehydratedQuery>()
   const dirty = new Set(book.stale)

@@ -55,6 +55,23 @@ export class SegmentBook {
   readonly stale = new Set<string>()
   /** Store keys no manifest will list again: deleted after the next manifest write. */
   readonly garbage = new Set<string>()
+  /** Whether this page has read (or written) the removal record, so that `removal` is what it holds. */
+  removalKnown = false
+  /** The id of the last removal of the stored client this page knows of (`undefined`: none). */
+  removal: string | undefined
+
+  /** Takes what a restore read into `from`; this page's own sizes and sweep stay. */
+  adopt(from: SegmentBook): void {
+    this.known = from.known
+    this.save = from.save
+    this.segments = from.segments
+    this.held = from.held
+    this.stale.clear()
+    for (const id of from.stale) this.stale.add(id)
+    for (const key of from.garbage) this.garbage.add(key)
+    this.removalKnown = from.removalKnown
+    this.removal = from.removal
+  }
 
   /** Forgets everything (after the stored client was removed). */
   reset(): void {

@@ -1,0 +1,202 @@
+// removeClient (what signOut calls) against work still in flight: a restore of the same persister,
+// a save handed over while it runs, a save waiting for throttleTime, another page's save; and two
+// pages saving at once. After a sign-out, a restore finds nothing of the user signed out.
+import { createIdbStore } from '@stowage/idb'
+import type { Store } from '@stowage/core'
+import { QueryClient } from '@tanstack/query-core'
+import { persistQueryClientRestore, persistQueryClientSave } from '@tanstack/query-persist-client-core'
+import { describe, expect, it } from 'vitest'
+import { createStowageClientPersister } from '../src/tanstack-query/index.js'
+import { dbName } from './helpers.js'
+
+const client = () => new QueryClient({ defaultOptions: { queries: { gcTime: Infinity, staleTime: Infinity } } })
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** User A's client, saved in a fresh database. */
+async function savedForA(name: string, count = 40): Promise<void> {
+  const qc = client()
+  for (let i = 0; i < count; i++) qc.setQueryData(['account', i], { owner: 'A', i, text: 'secret of A '.repeat(50) })
+  await persistQueryClientSave({ queryClient: qc, persister: createStowageClientPersister({ dbName: name, throttleTime: 0, segmentBytes: 4000 }) })
+}
+
+/** The owners of the queries a new page restores from `name`. */
+async function restoredOwners(name: string): Promise<string[]> {
+  const qc = client()
+  await persistQueryClientRestore({ queryClient: qc, persister: createStowageClientPersister({ dbName: name }) })
+  return qc
+    .getQueryCache()
+    .getAll()
+    .map((q) => (q.state.data as { owner: string }).owner)
+}
+
+/** `inner` with one method replaced. */
+function withMethod<K extends keyof Store>(inner: Store, name: K, method: NonNullable<Store[K]>): Store {
+  return {
+    name: 'wrapped',
+    get: (k) => inner.get(k),
+    set: (k, v, o) => inner.set(k, v, o),
+    delete: (k) => inner.delete(k),
+    getMany: (k) => inner.getMany!(k),
+    setMany: (e) => inner.setMany!(e),
+    deleteMany: (k) => inner.deleteMany!(k),
+    clear: (p) => inner.clear!(p),
+    keys: (p) => inner.keys!(p),
+    [name]: method,
+  }
+}
+
+describe('removeClient against work in flight', () => {
+  it('a restore that read its segments before removeClient hands nothing over, and the next save lists none of them', async () => {
+    const name = dbName()
+    await savedForA(name)
+    const inner = createIdbStore({ dbName: name })
+    let segmentsRead!: () => void
+    const read = new Promise<void>((r) => (segmentsRead = r))
+    let decoded!: () => void
+    const decoding = new Promise<void>((r) => (decoded = r))
+    // The restore holds the bytes and is still decoding (a real one takes hundreds of ms) when the sign-out runs.
+    const store = withMethod(inner, 'getMany', async (keys) => {
+      const values = await inner.getMany(keys)
+      if (keys.some((k) => k.includes(':s:'))) {
+        segmentsRead()
+        await decoding
+      }
+      return values
+    })
+    const persister = createStowageClientPersister({ store, throttleTime: 0, sliceMs: 0.001 })
+    const qc = client()
+    const restoring = persistQueryClientRestore({ queryClient: qc, persister })
+    await read
+    const removing = persister.removeClient()
+    qc.clear()
+    decoded()
+    await removing
+    await restoring
+    expect(await inner.get('tanstack-query-client:manifest')).toBeUndefined()
+    expect(qc.getQueryCache().getAll()).toHaveLength(0)
+    // The persister's book was not refilled by the restore: the next save lists only what it wrote.
+    qc.setQueryData(['account', 0], { owner: 'B', i: 0, text: 'of B' })
+    await persistQueryClientSave({ queryClient: qc, persister })
+    expect(await restoredOwners(name)).toStrictEqual(['B'])
+  })
+
+  it('a client handed over while removeClient runs is not saved', async () => {
+    const name = dbName()
+    await savedForA(name)
+    const inner = createIdbStore({ dbName: name })
+    let clearing!: () => void
+    const cleared = new Promise<void>((r) => (clearing = r))
+    let release!: () => void
+    const gate = new Promise<void>((r) => (release = r))
+    const store = withMethod(inner, 'clear', async (prefix) => {
+      clearing()
+      await gate
+      return inner.clear(prefix)
+    })
+    const persister = createStowageClientPersister({ store, throttleTime: 0 })
+    const qc = client()
+    await persistQueryClientRestore({ queryClient: qc, persister })
+    const removing = persister.removeClient()
+    await cleared
+    // TanStack's subscriber hands over the client on every cache change: a reply for A that settles now.
+    qc.setQueryData(['account', 'late'], { owner: 'A', i: -1, text: 'late reply for A' })
+    const handedOver = persistQueryClientSave({ queryClient: qc, persister })
+    release()
+    await removing
+    await handedOver
+    await persister.flush()
+    await sleep(50)
+    expect(await restoredOwners(name)).toStrictEqual([])
+  })
+
+  it('a save waiting for throttleTime is dropped, and its persistClient resolves', async () => {
+    const name = dbName()
+    const persister = createStowageClientPersister({ dbName: name, throttleTime: 50 })
+    const qc = client()
+    qc.setQueryData(['a'], { owner: 'A' })
+    const saving = persistQueryClientSave({ queryClient: qc, persister }).then(() => 'settled')
+    await persister.removeClient()
+    expect(await Promise.race([saving, sleep(300).then(() => 'pending')])).toBe('settled')
+    await sleep(100)
+    expect(await restoredOwners(name)).toStrictEqual([])
+  })
+
+  it("another page's save in flight lands before the removal, and that page saves nothing after it", async () => {
+    const name = dbName()
+    await savedForA(name)
+    const inner = createIdbStore({ dbName: name })
+    let release!: () => void
+    const gate = new Promise<void>((r) => (release = r))
+    let writing!: () => void
+    const started = new Promise<void>((r) => (writing = r))
+    // Page 2's writes are slow (a busy disk, a large client).
+    const slow = withMethod(inner, 'set', async (k, v, o) => {
+      writing()
+      await gate
+      return inner.set(k, v, o)
+    })
+    const page2 = client()
+    const p2 = createStowageClientPersister({ store: slow, throttleTime: 0 })
+    await persistQueryClientRestore({ queryClient: page2, persister: p2 })
+    page2.setQueryData(['account', 0], { owner: 'A', i: 0, text: 'changed in page 2' })
+    const saving2 = persistQueryClientSave({ queryClient: page2, persister: p2 })
+    await started
+    // Page 1 signs out while page 2's save is writing.
+    const removing = createStowageClientPersister({ dbName: name }).removeClient()
+    await sleep(20)
+    release()
+    await Promise.all([saving2, removing])
+    expect(await restoredOwners(name)).toStrictEqual([])
+    // Page 2 still holds A's queries in memory: its next save is not written.
+    page2.setQueryData(['account', 1], { owner: 'A', i: 1, text: 'changed again in page 2' })
+    await persistQueryClientSave({ queryClient: page2, persister: p2 })
+    expect(await restoredOwners(name)).toStrictEqual([])
+    // Once it restored again (a reload), it saves as before.
+    const reloaded = client()
+    const p3 = createStowageClientPersister({ dbName: name, throttleTime: 0 })
+    await persistQueryClientRestore({ queryClient: reloaded, persister: p3 })
+    reloaded.setQueryData(['account', 2], { owner: 'B', i: 2, text: 'of B' })
+    await persistQueryClientSave({ queryClient: reloaded, persister: p3 })
+    expect(await restoredOwners(name)).toStrictEqual(['B'])
+  })
+})
+
+describe('two pages saving at the same time', () => {
+  it('take turns: the last save wins whole, with every segment its manifest lists', async () => {
+    const QUERIES = 120
+    const options = { throttleTime: 0, segmentBytes: 2000, sliceMs: 0.001 }
+    const name = dbName()
+    const first = client()
+    for (let i = 0; i < QUERIES; i++) first.setQueryData(['item', i], { version: 'v1', i, text: 'v1 '.repeat(100) })
+    await persistQueryClientSave({ queryClient: first, persister: createStowageClientPersister({ dbName: name, ...options }) })
+
+    let release!: () => void
+    const gate = new Promise<void>((r) => (release = r))
+    const inner = createIdbStore({ dbName: name })
+    // Page 2's manifest write is slow: page 1's save comes while page 2's is still running.
+    const gated = withMethod(inner, 'set', async (k, v, o) => {
+      if (k.endsWith(':manifest')) await gate
+      return inner.set(k, v, o)
+    })
+    const page1 = { qc: client(), persister: createStowageClientPersister({ dbName: name, ...options }) }
+    const page2 = { qc: client(), persister: createStowageClientPersister({ store: gated, ...options }) }
+    for (const { qc, persister } of [page1, page2]) await persistQueryClientRestore({ queryClient: qc, persister })
+
+    page2.qc.setQueryData(['item', QUERIES - 1], { version: 'b', i: QUERIES - 1, text: '' })
+    const saving2 = persistQueryClientSave({ queryClient: page2.qc, persister: page2.persister })
+    await sleep(50)
+    page1.qc.setQueryData(['item', 0], { version: 'a', i: 0, text: '' })
+    const saving1 = persistQueryClientSave({ queryClient: page1.qc, persister: page1.persister })
+    await sleep(50)
+    release()
+    await Promise.all([saving1, saving2])
+
+    const qc = client()
+    await persistQueryClientRestore({ queryClient: qc, persister: createStowageClientPersister({ dbName: name }) })
+    const restored = qc.getQueryCache().getAll()
+    expect(restored).toHaveLength(QUERIES)
+    // Page 1 saved last (it waited for page 2's save): its change, and not page 2's.
+    expect((qc.getQueryData(['item', 0]) as { version: string }).version).toBe('a')
+    expect((qc.getQueryData(['item', QUERIES - 1]) as { version: string }).version).toBe('v1')
+  })
+})
