@@ -43,7 +43,7 @@ describe('a save left midway (#20-15)', () => {
         if (mode === 'fail') await saving
         else await new Promise((r) => setTimeout(r, 200))
         expect(await versionsIn(name)).toStrictEqual({ v1: QUERIES })
-        cut.close()
+        cut.abandon()
         await saving
       })
     }

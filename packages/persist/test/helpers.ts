@@ -61,7 +61,7 @@ export async function keysOf(store: Store, prefix = ''): Promise<string[]> {
  * A store over `inner` whose writes after the first `afterWrites` fail (as a closed tab's would
  * never land) or never settle: a save interrupted midway.
  */
-export function interruptedStore(inner: Store, afterWrites: number, mode: 'fail' | 'stall'): Store & { close(): void } {
+export function interruptedStore(inner: Store, afterWrites: number, mode: 'fail' | 'stall'): Store & { abandon(): void } {
   let writes = 0
   const stalled: Array<(e: Error) => void> = []
   const gate = <T>(write: () => Promise<T>): Promise<T> => {
@@ -70,7 +70,7 @@ export function interruptedStore(inner: Store, afterWrites: number, mode: 'fail'
   }
   return {
     // The stalled page goes away: its save ends (with nothing more written) and lets go of its page lock, as a closed tab does.
-    close: () => stalled.splice(0).forEach((reject) => reject(new Error('the page was closed'))),
+    abandon: () => stalled.splice(0).forEach((reject) => reject(new Error('the page was closed'))),
     name: 'interrupted',
     get: (key) => inner.get(key),
     getMany: (keys) => inner.getMany!(keys),

@@ -23,24 +23,36 @@ export interface ManualUpdates {
   onError(error: unknown): void
 }
 
+/** A running watcher: see {@link watchManualUpdates}. */
+export interface ManualUpdatesWatcher {
+  /** Stops watching; changes noted before it are still written. */
+  stop(): void
+  /** Drops every change noted and not yet written; resolves once a write under way has ended. */
+  discard(): Promise<void>
+}
+
 /**
  * Watches `setQueryData` on the queries a persister keeps and writes their latest state in the
  * background: encoded in slices of `sliceMs`, one batch written per slice.
  *
  * @param updates - the client, the store and how to encode.
- * @returns a function that stops watching (changes noted before it are still written).
+ * @returns the watcher.
  */
-export function watchManualUpdates(updates: ManualUpdates): () => void {
+export function watchManualUpdates(updates: ManualUpdates): ManualUpdatesWatcher {
   const pending = new Map<string, Query>()
-  let draining = false
+  let draining: Promise<void> | undefined
+  // Bumped by discard(): a batch encoded before it is not written.
+  let generation = 0
 
   const drain = async () => {
     let batch: StoreEntry[] = []
+    let batchOf = generation
     let start = performance.now()
     const write = async () => {
       const entries = batch
       batch = []
-      await setMany(updates.store, entries).catch((e: unknown) => updates.onError(e))
+      if (batchOf === generation) await setMany(updates.store, entries).catch((e: unknown) => updates.onError(e))
+      batchOf = generation
     }
     while (pending.size > 0) {
       const [hash, query] = pending.entries().next().value as [string, Query]
@@ -57,18 +69,28 @@ export function watchManualUpdates(updates: ManualUpdates): () => void {
       }
     }
     await write()
-    draining = false
-    if (pending.size > 0) schedule()
   }
   const schedule = () => {
-    draining = true
-    setTimeout(() => void drain(), 0)
+    draining = new Promise<void>((resolve) => setTimeout(resolve, 0))
+      .then(drain)
+      .finally(() => {
+        draining = undefined
+        if (pending.size > 0) schedule()
+      })
   }
 
-  return updates.queryClient.getQueryCache().subscribe((event) => {
+  const stop = updates.queryClient.getQueryCache().subscribe((event) => {
     if (event.type !== 'updated' || event.action.type !== 'success' || !event.action.manual) return
     if (!updates.accepts(event.query)) return
     pending.set(event.query.queryHash, event.query)
-    if (!draining) schedule()
+    if (draining === undefined) schedule()
   })
+  return {
+    stop,
+    async discard() {
+      generation++
+      pending.clear()
+      await draining
+    },
+  }
 }

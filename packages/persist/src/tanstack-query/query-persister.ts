@@ -1,9 +1,9 @@
 import { StowageError, StowageErrorCode, type Codec, type CodecOptions, type Store } from '@stowage/core'
 import { matchQuery, type QueryClient, type QueryFilters } from '@tanstack/query-core'
-import { experimental_createQueryPersister } from '@tanstack/query-persist-client-core'
+import { experimental_createQueryPersister, type PersistedQuery } from '@tanstack/query-persist-client-core'
 import { DEFAULT_SLICE_MS } from '../shared/yield-to-main.js'
-import { watchManualUpdates } from './manual-updates.js'
-import { createQuerySerializer, createQueryStorage, DEFAULT_QUERY_PREFIX } from './query-storage.js'
+import { watchManualUpdates, type ManualUpdatesWatcher } from './manual-updates.js'
+import { DEFAULT_QUERY_PREFIX, querySerializer, queryStorage } from './query-storage.js'
 
 /** TanStack's default `maxAge` of persisted queries: 24 hours. */
 export const DEFAULT_MAX_AGE = 24 * 60 * 60 * 1000
@@ -41,9 +41,16 @@ export type StowageQueryPersister = ReturnType<typeof experimental_createQueryPe
    * batches.
    * @param queryClient - the client to watch.
    * @param onError - receives a failed write (a {@link StowageError} from the store or the codec). Defaults to ignoring it, as TanStack ignores its own failed writes.
-   * @returns a function that stops watching.
+   * @returns a function that stops watching (what was noted before it is still written, unless `removeClient` drops it).
    */
   persistManualUpdates(queryClient: QueryClient, onError?: (error: unknown) => void): () => void
+  /**
+   * Deletes every persisted query of this persister (a sign-out; `signOut` from `@stowage/http`
+   * calls it): drops the `setQueryData` changes `persistManualUpdates` noted and has not written,
+   * waits for a write under way, then deletes this prefix's entries (and records under it no
+   * codec can read), never another prefix's or the whole-client persister's.
+   */
+  removeClient(): Promise<void>
 }
 
 /**
@@ -64,8 +71,11 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   const prefix = options.prefix ?? DEFAULT_QUERY_PREFIX
   const buster = options.buster ?? ''
   const ttl = Number.isFinite(maxAge) ? maxAge : undefined
-  const storage = createQueryStorage({ store: options.store, dbName: options.dbName, prefix, ttl })
-  const { serialize, deserialize } = createQuerySerializer(options.codec)
+  // What entries() decoded to check a record is this prefix's query, handed to deserialize as it is.
+  const read = new WeakMap<Uint8Array, PersistedQuery>()
+  const storage = queryStorage({ store: options.store, dbName: options.dbName, prefix, ttl, codec: options.codec }, read)
+  const { serialize, deserialize } = querySerializer(options.codec, read)
+  const watchers = new Set<ManualUpdatesWatcher>()
   const persister = experimental_createQueryPersister<Uint8Array>({
     storage,
     serialize,
@@ -79,8 +89,12 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   return {
     ...persister,
     store: storage.store,
+    async removeClient() {
+      await Promise.all([...watchers].map((watcher) => watcher.discard()))
+      await storage.removeAll()
+    },
     persistManualUpdates(queryClient, onError) {
-      return watchManualUpdates({
+      const watcher = watchManualUpdates({
         queryClient,
         store: storage.store,
         accepts: (query) => query.options.persister === persister.persisterFn && (!options.filters || matchQuery(options.filters, query)),
@@ -91,6 +105,8 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
         sliceMs,
         onError: (e) => onError?.(e),
       })
+      watchers.add(watcher)
+      return watcher.stop
     },
   }
 }

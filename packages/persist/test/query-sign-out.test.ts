@@ -1,0 +1,103 @@
+// The per-query persister beside the whole-client one, per-user prefixes, and its sign-out
+// (removeClient, which signOut calls): only this prefix's queries are listed, restored or removed.
+import { createCodec, type Store } from '@stowage/core'
+import { createIdbStore } from '@stowage/idb'
+import { QueryClient } from '@tanstack/query-core'
+import { persistQueryClientRestore, persistQueryClientSave } from '@tanstack/query-persist-client-core'
+import { describe, expect, it } from 'vitest'
+import { createQueryStorage, createStowageClientPersister, createStowageQueryPersister } from '../src/tanstack-query/index.js'
+import { dbName, keysOf } from './helpers.js'
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** A database holding a client the whole-client persister saved (default key) and a per-query persister over it (default prefix). */
+async function both() {
+  const name = dbName()
+  const qc = new QueryClient({ defaultOptions: { queries: { gcTime: Infinity, staleTime: Infinity } } })
+  for (let i = 0; i < 5; i++) qc.setQueryData(['item', i], { i })
+  await persistQueryClientSave({ queryClient: qc, persister: createStowageClientPersister({ dbName: name, throttleTime: 0 }) })
+  return { name, perQuery: createStowageQueryPersister({ dbName: name }) }
+}
+
+async function restoredCount(name: string): Promise<number> {
+  const restored = new QueryClient()
+  await persistQueryClientRestore({ queryClient: restored, persister: createStowageClientPersister({ dbName: name }) })
+  return restored.getQueryCache().getAll().length
+}
+
+describe('the default per-query prefix beside the whole-client key', () => {
+  it("lists none of the whole-client persister's records ('tanstack-query-' is the start of 'tanstack-query-client:')", async () => {
+    const { name, perQuery } = await both()
+    expect(await createQueryStorage({ dbName: name }).entries()).toStrictEqual([])
+    await perQuery.persisterGc()
+    await perQuery.restoreQueries(new QueryClient())
+    await perQuery.removeQueries()
+    await perQuery.removeClient()
+    expect(await restoredCount(name)).toBe(5)
+  })
+})
+
+describe('per-user prefixes', () => {
+  it("bob's persister neither restores nor removes bob-smith's queries", async () => {
+    const name = dbName()
+    const forUser = (user: string) => createStowageQueryPersister({ dbName: name, prefix: `tq-${user}` })
+    const bobSmith = forUser('bob-smith')
+    const qcBobSmith = new QueryClient({ defaultOptions: { queries: { persister: bobSmith.persisterFn } } })
+    await qcBobSmith.fetchQuery({ queryKey: ['me'], queryFn: async () => ({ owner: 'bob-smith' }) })
+    await sleep(20)
+    const bob = forUser('bob')
+    const qcBob = new QueryClient()
+    await bob.restoreQueries(qcBob)
+    expect(qcBob.getQueryData(['me'])).toBeUndefined()
+    await bob.removeClient()
+    await bob.removeQueries()
+    const qcAgain = new QueryClient()
+    await bobSmith.restoreQueries(qcAgain)
+    expect(qcAgain.getQueryData(['me'])).toStrictEqual({ owner: 'bob-smith' })
+  })
+
+  it('lists damaged records under the prefix, so that TanStack removes them, and removeClient deletes what no codec reads', async () => {
+    const name = dbName()
+    const store = createIdbStore({ dbName: name })
+    const persister = createStowageQueryPersister({ store })
+    await store.set('tanstack-query-["damaged"]', new Uint8Array([1, 2, 3]))
+    // An envelope of a format this version does not read (version byte 99).
+    const newer = createCodec().encode({ queryHash: '["newer"]' })
+    newer[1] = 99
+    await store.set('tanstack-query-["newer"]', newer)
+    await persister.persisterGc()
+    expect(await keysOf(store, 'tanstack-query-')).toStrictEqual(['tanstack-query-["newer"]'])
+    await persister.removeClient()
+    expect(await keysOf(store, 'tanstack-query-')).toStrictEqual([])
+  })
+})
+
+describe('removeClient of the per-query persister', () => {
+  it('deletes its entries: signOut({ persisted: [persister] }) works for it', async () => {
+    const name = dbName()
+    const persister = createStowageQueryPersister({ dbName: name })
+    const qc = new QueryClient({ defaultOptions: { queries: { persister: persister.persisterFn } } })
+    await qc.fetchQuery({ queryKey: ['me'], queryFn: async () => ({ owner: 'A' }) })
+    await sleep(20)
+    expect(await keysOf(createIdbStore({ dbName: name }), 'tanstack-query-')).toHaveLength(1)
+    await persister.removeClient()
+    expect(await keysOf(createIdbStore({ dbName: name }), 'tanstack-query-')).toStrictEqual([])
+  })
+
+  it('drops the setQueryData changes persistManualUpdates has not written yet, and waits for the write under way', async () => {
+    const name = dbName()
+    const inner = createIdbStore({ dbName: name })
+    let batches = 0
+    const store: Store = { ...inner, name: 'counting', get: (k) => inner.get(k), set: (k, v, o) => inner.set(k, v, o), delete: (k) => inner.delete(k), keys: (p) => inner.keys(p), getMany: (k) => inner.getMany(k), deleteMany: (k) => inner.deleteMany(k), setMany: (e) => (batches++, inner.setMany(e)) }
+    const persister = createStowageQueryPersister({ store, sliceMs: 1 })
+    const qc = new QueryClient({ defaultOptions: { queries: { persister: persister.persisterFn, gcTime: Infinity } } })
+    const stop = persister.persistManualUpdates(qc)
+    for (let i = 0; i < 400; i++) qc.setQueryData(['account', i], { owner: 'A', i, text: `secret ${i} of A `.repeat(400) })
+    while (batches === 0) await sleep(1) // the background writer is writing
+    stop()
+    qc.clear()
+    await persister.removeClient()
+    await sleep(500)
+    expect(await keysOf(inner, 'tanstack-query-')).toStrictEqual([])
+  }, 30_000)
+})
