@@ -160,6 +160,7 @@ function codecV4Table(codec: BrowserCodec): string {
 function issue18Targets(codec: BrowserCodec, reloadRows: Browser, persistRows: Browser): { table: string; missed: string[] } {
   const rows: Browser = []
   for (const [engine, corpus, methods] of codec) {
+    if (engine === 'WebKit') continue // measured where the engine allows timing; the issue sets no WebKit target
     const never = methods["Stowage `compress: 'never'`"]![0]
     const webhooks = corpus.startsWith('GitHub webhooks')
     const bound = engine === 'Firefox' ? 1.2 : webhooks ? 1.0 : 1.2
