@@ -2,20 +2,44 @@
 // in Debian's Chromium through Playwright, and prints a Markdown section. Structured-clone sizes
 // come from v8.serialize in Node (the same serializer Chromium's IndexedDB uses, before its Snappy).
 import { serialize } from 'node:v8'
-import { openBenchPage } from './browser-page.js'
+import { openBenchPage, openFirefoxBenchPage, openWebKitBenchPage } from './browser-page.js'
 import type { PageRow, RealSets } from './browser/idb-page.js'
 import { emojis, webhookPayloads } from './real-data.js'
 import { w1, w2 } from './workloads.js'
 
-const { page, version, close } = await openBenchPage('idb-page.ts', 'runIdbBench')
+// `--engine firefox|webkit` runs the same page there and prints its table only (the targets are Chromium's).
+const engine = process.argv.includes('--engine') ? process.argv[process.argv.indexOf('--engine') + 1] : 'chromium'
+type PageResult = { rows: PageRow[]; longestTaskMs: number; coldLongestTaskMs: number; bigBytes: number }
 const real: RealSets = { webhooks: webhookPayloads(), emojis: emojis() }
-const { rows, longestTaskMs, coldLongestTaskMs, bigBytes } = (await page.evaluate((sets) => window.runIdbBench(sets), real)) as {
-  rows: PageRow[]
-  longestTaskMs: number
-  coldLongestTaskMs: number
-  bigBytes: number
+let result: PageResult
+let version: string
+if (engine === 'chromium') {
+  const opened = await openBenchPage('idb-page.ts', 'runIdbBench')
+  version = opened.version
+  result = (await opened.page.evaluate((sets) => window.runIdbBench(sets), real)) as PageResult
+  await opened.close()
+} else {
+  const opened = engine === 'webkit' ? await openWebKitBenchPage('idb-page.ts', 'runIdbBench') : await openFirefoxBenchPage('idb-page.ts', 'runIdbBench')
+  version = opened.version
+  result = await opened.evaluate((sets: RealSets) => window.runIdbBench(sets), real)
+  await opened.close()
+  // Through WebDriver's JSON a NaN ("not measured") arrives as null.
+  const order = ['idb-keyval (structured clone)', 'idb-keyval + JSON string', 'Stowage set/get', "Stowage set/get, compress: 'never'", 'response → JSON → structured clone put', 'response → Stowage bytes put + decode (fetchCached)']
+  const names = order.filter((n) => result.rows.some((r) => r.cells[n] !== undefined))
+  const ms = (n: number | null | undefined) => (n === null || n === undefined || Number.isNaN(n) ? '—' : n >= 10 ? n.toFixed(1) : n.toFixed(2))
+  console.log(
+    [
+      `${version}, one page; medians as in the Chromium table; write = until the transaction committed, read = until the value is decoded.`,
+      '',
+      `| workload | ${names.map((n) => `${n} write / read ms`).join(' | ')} |`,
+      `|---|${names.map(() => '---').join('|')}|`,
+      ...result.rows.map((r) => `| ${r.workload} | ${names.map((n) => (r.cells[n] ? `${ms(r.cells[n]!.writeMs)} / ${ms(r.cells[n]!.readMs)}` : '')).join(' | ')} |`),
+    ].join('\n'),
+  )
+  console.log(`RESULT ${JSON.stringify({ engine, rows: result.rows })}`)
+  process.exit(0)
 }
-await close()
+const { rows, longestTaskMs, coldLongestTaskMs, bigBytes } = result
 
 const clone = 'idb-keyval (structured clone)'
 const stowage = 'Stowage set/get'
