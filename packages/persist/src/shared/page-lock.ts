@@ -1,8 +1,8 @@
 // The pages (tabs) of an origin share one IndexedDB: a save of one page and a save or removal of
 // another must not interleave, or one deletes segments the other's manifest lists, or a save
 // that began before a sign-out writes its segments after it. They take turns under a Web Lock
-// (navigator.locks: Chromium, Firefox, Safari), and, where a runtime has none (Node, tests), under
-// a lock of this page only.
+// (navigator.locks: Chromium, Firefox, Safari, in secure contexts), and, where a runtime has none
+// or refuses it (Node, tests, plain http, an opaque origin), under a lock of this page only.
 
 interface Locks {
   request<T>(name: string, callback: () => Promise<T>): Promise<T>
@@ -32,7 +32,18 @@ function inThisPage<T>(name: string, work: () => Promise<T>): Promise<T> {
  * @param work - what to run; the lock is held until its promise settles.
  * @returns what `work` resolves to.
  */
-export function withPageLock<T>(name: string, work: () => Promise<T>): Promise<T> {
+export async function withPageLock<T>(name: string, work: () => Promise<T>): Promise<T> {
   const locks = (globalThis as { navigator?: { locks?: Locks } }).navigator?.locks
-  return typeof locks?.request === 'function' ? locks.request(name, work) : inThisPage(name, work)
+  if (typeof locks?.request !== 'function') return inThisPage(name, work)
+  let ran = false
+  try {
+    return await locks.request(name, () => {
+      ran = true
+      return work()
+    })
+  } catch (e) {
+    // Refused before it ran (an opaque origin, a sandboxed frame: SecurityError): this page's lock.
+    if (ran) throw e
+    return inThisPage(name, work)
+  }
 }
