@@ -136,7 +136,8 @@ describe('removeClient against work in flight', () => {
       return inner.set(k, v, o)
     })
     const page2 = client()
-    const p2 = createStowageClientPersister({ store: slow, throttleTime: 0 })
+    const errors: Array<{ code: string }> = []
+    const p2 = createStowageClientPersister({ store: slow, throttleTime: 0, onError: (e) => errors.push(e) })
     await persistQueryClientRestore({ queryClient: page2, persister: p2 })
     page2.setQueryData(['account', 0], { owner: 'A', i: 0, text: 'changed in page 2' })
     const saving2 = persistQueryClientSave({ queryClient: page2, persister: p2 })
@@ -151,7 +152,8 @@ describe('removeClient against work in flight', () => {
     page2.setQueryData(['account', 1], { owner: 'A', i: 1, text: 'changed again in page 2' })
     await persistQueryClientSave({ queryClient: page2, persister: p2 })
     expect(await restoredOwners(name)).toStrictEqual([])
-    // Once it restored again (a reload), it saves as before.
+    expect(errors.map((e) => e.code)).toStrictEqual(['STORE_ERROR'])
+    // Once reloaded (a new persister), it saves as before.
     const reloaded = client()
     const p3 = createStowageClientPersister({ dbName: name, throttleTime: 0 })
     await persistQueryClientRestore({ queryClient: reloaded, persister: p3 })
@@ -200,3 +202,121 @@ describe('two pages saving at the same time', () => {
     expect((qc.getQueryData(['item', QUERIES - 1]) as { version: string }).version).toBe('v1')
   })
 })
+
+describe('removeClient against pages that hold the signed-out user', () => {
+  it('a restore begun while removeClient runs waits for it, and hands over nothing', async () => {
+    const name = dbName()
+    await savedForA(name)
+    const inner = createIdbStore({ dbName: name })
+    let clearing!: () => void
+    const cleared = new Promise<void>((r) => (clearing = r))
+    let release!: () => void
+    const gate = new Promise<void>((r) => (release = r))
+    const store = withMethod(inner, 'clear', async (prefix) => {
+      clearing()
+      await gate
+      return inner.clear(prefix)
+    })
+    const persister = createStowageClientPersister({ store, throttleTime: 0 })
+    const removing = persister.removeClient()
+    await cleared
+    // The app mounts PersistQueryClientProvider again (a sign-in route) while the removal deletes.
+    const qc = client()
+    const restoring = persistQueryClientRestore({ queryClient: qc, persister })
+    await sleep(20)
+    release()
+    await Promise.all([removing, restoring])
+    expect(qc.getQueryCache().getAll()).toHaveLength(0)
+    qc.setQueryData(['me'], { owner: 'B' })
+    await persistQueryClientSave({ queryClient: qc, persister })
+    expect(await restoredOwners(name)).toStrictEqual(['B'])
+  })
+
+  it('a page that restores again without a reload still saves nothing, and tells onError once', async () => {
+    const name = dbName()
+    await savedForA(name)
+    const errors: Array<{ code: string }> = []
+    const page2 = client()
+    const p2 = createStowageClientPersister({ dbName: name, throttleTime: 0, onError: (e) => errors.push(e) })
+    await persistQueryClientRestore({ queryClient: page2, persister: p2 })
+    await createStowageClientPersister({ dbName: name }).removeClient() // page 1 signs out
+    await persistQueryClientRestore({ queryClient: page2, persister: p2 }) // a provider remounted, A still in memory
+    page2.setQueryData(['account', 99], { owner: 'A', i: 99 })
+    await persistQueryClientSave({ queryClient: page2, persister: p2 })
+    page2.setQueryData(['account', 98], { owner: 'A', i: 98 })
+    await persistQueryClientSave({ queryClient: page2, persister: p2 })
+    expect(await restoredOwners(name)).toStrictEqual([])
+    expect(errors.map((e) => e.code)).toStrictEqual(['STORE_ERROR'])
+  })
+
+  it('a page that never restored, whose save was handed over before another page signed out, saves nothing', async () => {
+    const name = dbName()
+    await savedForA(name)
+    const page2 = client()
+    page2.setQueryData(['account', 1], { owner: 'A', i: 1 })
+    const p2 = createStowageClientPersister({ dbName: name, throttleTime: 100, onError: () => {} })
+    const saving = persistQueryClientSave({ queryClient: page2, persister: p2 })
+    await sleep(20) // the persister's first look at the removal record
+    await createStowageClientPersister({ dbName: name }).removeClient()
+    await saving
+    expect(await restoredOwners(name)).toStrictEqual([])
+  })
+
+  it('the page that signed out saves on when its removal record is evicted', async () => {
+    const name = dbName()
+    const errors: unknown[] = []
+    const inner = createIdbStore({ dbName: name })
+    const p = createStowageClientPersister({ dbName: name, throttleTime: 0, onError: (e) => errors.push(e) })
+    const qc = client()
+    await persistQueryClientRestore({ queryClient: qc, persister: p })
+    await p.removeClient()
+    qc.setQueryData(['me'], { owner: 'B' })
+    await persistQueryClientSave({ queryClient: qc, persister: p })
+    await inner.delete('tanstack-query-client:removed') // what a store's eviction does
+    qc.setQueryData(['more'], { owner: 'B2' })
+    await persistQueryClientSave({ queryClient: qc, persister: p })
+    expect(await restoredOwners(name)).toStrictEqual(['B', 'B2'])
+    expect(errors).toStrictEqual([])
+  })
+
+  it('a sign-out does not hang on another page whose save never ends: it deletes after waiting for the lock', async () => {
+    const name = dbName()
+    await savedForA(name)
+    const inner = createIdbStore({ dbName: name })
+    const stalled: Array<(e: Error) => void> = []
+    const stuck = withMethod(inner, 'set', () => new Promise<void>((_, reject) => stalled.push(reject)))
+    const page2 = client()
+    const p2 = createStowageClientPersister({ store: stuck, throttleTime: 0, onError: () => {} })
+    page2.setQueryData(['x'], { owner: 'A' })
+    const saving2 = persistQueryClientSave({ queryClient: page2, persister: p2 })
+    await sleep(20)
+    const removing = createStowageClientPersister({ dbName: name }).removeClient().then(() => 'resolved')
+    expect(await Promise.race([removing, sleep(15_000).then(() => 'pending')])).toBe('resolved')
+    expect(await restoredOwners(name)).toStrictEqual([])
+    // Page 2 is closed: its save ends, and its lock is let go of.
+    stalled.forEach((reject) => reject(new Error('the page was closed')))
+    await saving2
+  }, 20_000)
+
+  it("TanStack's own removal of an expired client stops the other tab's saves too, and that tab's onError hears it", async () => {
+    const name = dbName()
+    const old = client()
+    old.setQueryData(['x'], { owner: 'B' })
+    await persistQueryClientSave({ queryClient: old, persister: createStowageClientPersister({ dbName: name, throttleTime: 0 }) })
+    await sleep(30)
+    const errors: Array<{ code: string; message: string }> = []
+    const tabs = [0, 1].map(() => ({ qc: client(), persister: createStowageClientPersister({ dbName: name, throttleTime: 0, onError: (e) => errors.push(e) }) }))
+    // Both restore before either removes; TanStack removes the expired client in each (maxAge 10 ms).
+    await Promise.all(tabs.map(({ qc, persister }) => persistQueryClientRestore({ queryClient: qc, persister, maxAge: 10 })))
+    for (const { qc, persister } of tabs) {
+      qc.setQueryData(['me'], { owner: 'B' })
+      await persistQueryClientSave({ queryClient: qc, persister })
+    }
+    // The tab whose removal came last saves; the other one stopped and said so.
+    expect(await restoredOwners(name)).toStrictEqual(['B'])
+    expect(errors).toHaveLength(1)
+    expect(errors[0]!.code).toBe('STORE_ERROR')
+    expect(errors[0]!.message).toMatch(/reloaded/)
+  })
+})
+

@@ -33,7 +33,7 @@ describe('withPageLock', () => {
   })
 
   it('uses navigator.locks where there is one', async () => {
-    const request = vi.fn((_name: string, callback: () => Promise<unknown>) => callback())
+    const request = vi.fn((_name: string, _options: object, callback: () => Promise<unknown>) => callback())
     vi.stubGlobal('navigator', { locks: { request } })
     expect(await withPageLock('web', async () => 'done')).toBe('done')
     expect(request).toHaveBeenCalledOnce()
@@ -54,7 +54,7 @@ describe('withPageLock', () => {
   })
 
   it('passes on the error of work that ran under a Web Lock, without running it again', async () => {
-    vi.stubGlobal('navigator', { locks: { request: (_name: string, callback: () => Promise<unknown>) => callback() } })
+    vi.stubGlobal('navigator', { locks: { request: (_name: string, _options: object, callback: () => Promise<unknown>) => callback() } })
     let runs = 0
     await expect(
       withPageLock('web', async () => {
@@ -62,6 +62,33 @@ describe('withPageLock', () => {
         throw new Error('store failed')
       }),
     ).rejects.toThrow('store failed')
+    expect(runs).toBe(1)
+  })
+
+  it('runs the work without the lock once waitMs passed, within the page and under Web Locks', async () => {
+    vi.stubGlobal('navigator', undefined)
+    let unstick!: () => void
+    const stuck = withPageLock('stuck', () => new Promise<void>((r) => (unstick = r)))
+    const started = performance.now()
+    expect(await withPageLock('stuck', async () => 'ran anyway', 50)).toBe('ran anyway')
+    expect(performance.now() - started).toBeGreaterThanOrEqual(45)
+    unstick()
+    await stuck
+    // A Web Lock held elsewhere: the request is aborted at waitMs, and the work runs once.
+    const request = (_name: string, options: { signal?: AbortSignal }, _callback: () => Promise<unknown>) =>
+      new Promise((_, reject) => options.signal?.addEventListener('abort', () => reject(options.signal!.reason)))
+    vi.stubGlobal('navigator', { locks: { request } })
+    let runs = 0
+    expect(
+      await withPageLock(
+        'held',
+        async () => {
+          runs++
+          return 'ran anyway'
+        },
+        50,
+      ),
+    ).toBe('ran anyway')
     expect(runs).toBe(1)
   })
 })

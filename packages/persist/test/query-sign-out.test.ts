@@ -101,3 +101,98 @@ describe('removeClient of the per-query persister', () => {
     expect(await keysOf(inner, 'tanstack-query-')).toStrictEqual([])
   }, 30_000)
 })
+
+/** `inner` whose getMany (removeClient's read, after it listed the keys) waits for `release` once armed. */
+function gatedStore(inner: Store) {
+  let armed = false
+  let listed!: () => void
+  const afterListing = new Promise<void>((r) => (listed = r))
+  let release!: () => void
+  const gate = new Promise<void>((r) => (release = r))
+  const store: Store = {
+    name: 'gated',
+    get: (k) => inner.get(k),
+    set: (k, v, o) => inner.set(k, v, o),
+    delete: (k) => inner.delete(k),
+    setMany: (e) => inner.setMany!(e),
+    deleteMany: (k) => inner.deleteMany!(k),
+    keys: (p) => inner.keys!(p),
+    getMany: async (k) => {
+      if (armed) {
+        listed()
+        await gate
+      }
+      return inner.getMany!(k)
+    },
+  }
+  return { store, arm: () => (armed = true), afterListing, release }
+}
+
+describe('removeClient of the per-query persister against writes still to come', () => {
+  it("drops TanStack's write of a fetch that settles while it runs", async () => {
+    const inner = createIdbStore({ dbName: dbName() })
+    const { store, arm, afterListing, release } = gatedStore(inner)
+    const persister = createStowageQueryPersister({ store })
+    const qc = new QueryClient({ defaultOptions: { queries: { persister: persister.persisterFn, gcTime: Infinity } } })
+    let reply!: (v: unknown) => void
+    const inbox = qc.fetchQuery({ queryKey: ['inbox'], queryFn: () => new Promise((r) => (reply = r)) })
+    await sleep(10)
+    arm()
+    const removing = persister.removeClient()
+    await afterListing
+    reply({ owner: 'A', mail: 'secret' }) // A's request, sent before the sign-out, answers now
+    await inbox
+    await sleep(20)
+    release()
+    await removing
+    await sleep(20)
+    expect(await keysOf(inner, 'tanstack-query-')).toStrictEqual([])
+  })
+
+  it('drops the write of a fetch begun before it and settled after it, and writes the fetches begun after it', async () => {
+    const name = dbName()
+    const inner = createIdbStore({ dbName: name })
+    const persister = createStowageQueryPersister({ dbName: name })
+    const qc = new QueryClient({ defaultOptions: { queries: { persister: persister.persisterFn, gcTime: Infinity } } })
+    let calls = 0
+    let reply!: (v: unknown) => void
+    const queryFn = () => (calls++ === 0 ? Promise.resolve({ owner: 'A', n: 1 }) : new Promise((r) => (reply = r)))
+    await qc.fetchQuery({ queryKey: ['inbox'], queryFn })
+    await sleep(20)
+    void qc.fetchQuery({ queryKey: ['inbox'], queryFn, staleTime: 0 }).catch(() => {}) // A's refetch (polling) in flight
+    await sleep(10)
+    qc.clear()
+    await persister.removeClient()
+    expect(await keysOf(inner, 'tanstack-query-')).toStrictEqual([])
+    reply({ owner: 'A', n: 2 }) // A's answer arrives after the sign-out
+    await sleep(50)
+    expect(await keysOf(inner, 'tanstack-query-')).toStrictEqual([])
+    // B's own fetch of the same query, begun after the sign-out, is written.
+    await qc.fetchQuery({ queryKey: ['inbox'], queryFn: async () => ({ owner: 'B', n: 3 }) })
+    await sleep(50)
+    const b = new QueryClient()
+    await createStowageQueryPersister({ dbName: name }).restoreQueries(b)
+    expect(b.getQueryData(['inbox'])).toStrictEqual({ owner: 'B', n: 3 })
+  })
+
+  it('drops a setQueryData that persistManualUpdates notes while it runs', async () => {
+    const inner = createIdbStore({ dbName: dbName() })
+    const { store, arm, afterListing, release } = gatedStore(inner)
+    const persister = createStowageQueryPersister({ store })
+    const qc = new QueryClient({ defaultOptions: { queries: { persister: persister.persisterFn, gcTime: Infinity } } })
+    persister.persistManualUpdates(qc)
+    arm()
+    const removing = persister.removeClient()
+    await afterListing
+    qc.setQueryData(['late'], { owner: 'A' }) // a mutation's onSuccess for A settles now
+    await sleep(50)
+    release()
+    await removing
+    await sleep(20)
+    expect(await keysOf(inner, 'tanstack-query-')).toStrictEqual([])
+    qc.setQueryData(['after'], { owner: 'B' })
+    await sleep(50)
+    expect(await keysOf(inner, 'tanstack-query-')).toStrictEqual(['tanstack-query-["after"]'])
+  })
+})
+

@@ -5,14 +5,22 @@
 // or refuses it (Node, tests, plain http, an opaque origin), under a lock of this page only.
 
 interface Locks {
-  request<T>(name: string, callback: () => Promise<T>): Promise<T>
+  request<T>(name: string, options: { signal?: AbortSignal }, callback: () => Promise<T>): Promise<T>
 }
 
 const tails = new Map<string, Promise<void>>()
 
+// Resolves once `before` settled, or after `waitMs`, whichever comes first.
+function settledOrAfter(before: Promise<void>, waitMs: number): Promise<void> {
+  if (waitMs === Infinity) return before
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))
+  return Promise.race([before, waited]).finally(() => clearTimeout(timer))
+}
+
 // The same without Web Locks: each call runs after the one before it with the same name has ended.
-function inThisPage<T>(name: string, work: () => Promise<T>): Promise<T> {
-  const run = (tails.get(name) ?? Promise.resolve()).then(work)
+function inThisPage<T>(name: string, work: () => Promise<T>, waitMs: number): Promise<T> {
+  const run = settledOrAfter(tails.get(name) ?? Promise.resolve(), waitMs).then(work)
   const tail = run.then(
     () => {},
     () => {},
@@ -30,20 +38,24 @@ function inThisPage<T>(name: string, work: () => Promise<T>): Promise<T> {
  *
  * @param name - the lock's name.
  * @param work - what to run; the lock is held until its promise settles.
+ * @param waitMs - how long to wait for the lock before running `work` without it. Defaults to no limit.
  * @returns what `work` resolves to.
  */
-export async function withPageLock<T>(name: string, work: () => Promise<T>): Promise<T> {
+export async function withPageLock<T>(name: string, work: () => Promise<T>, waitMs = Infinity): Promise<T> {
   const locks = (globalThis as { navigator?: { locks?: Locks } }).navigator?.locks
-  if (typeof locks?.request !== 'function') return inThisPage(name, work)
+  if (typeof locks?.request !== 'function') return inThisPage(name, work, waitMs)
   let ran = false
+  const signal = waitMs === Infinity ? undefined : AbortSignal.timeout(waitMs)
   try {
-    return await locks.request(name, () => {
+    return await locks.request(name, signal ? { signal } : {}, () => {
       ran = true
       return work()
     })
   } catch (e) {
-    // Refused before it ran (an opaque origin, a sandboxed frame: SecurityError): this page's lock.
     if (ran) throw e
-    return inThisPage(name, work)
+    // Not granted within waitMs: run without it.
+    if (signal?.aborted) return work()
+    // Refused (an opaque origin, a sandboxed frame: SecurityError): this page's lock.
+    return inThisPage(name, work, waitMs)
   }
 }

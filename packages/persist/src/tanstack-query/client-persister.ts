@@ -10,7 +10,7 @@ import { resolveCodec } from '../shared/resolve-codec.js'
 import { resolveStore } from '../shared/resolve-store.js'
 import { withPageLock } from '../shared/page-lock.js'
 import { DEFAULT_SLICE_MS } from '../shared/yield-to-main.js'
-import { legacyIndexKey, lockName, manifestKey, newId, readManifest, removedKey, segmentKey } from './client-layout.js'
+import { legacyIndexKey, lockName, manifestKey, newId, readManifest, readRemoval, removedKey, segmentKey } from './client-layout.js'
 import { restoreClient } from './restore-client.js'
 import { saveClient } from './save-client.js'
 import { SegmentBook, type SegmentContext } from './segment-book.js'
@@ -62,15 +62,23 @@ export interface StowageClientPersister extends Persister {
   /** Writes what is waiting for `throttleTime` now; resolves when every pending write has ended. */
   flush(): Promise<void>
   /**
-   * Deletes the stored client (a sign-out; `signOut` from `@stowage/http` calls it): waits for a
-   * save that is running, drops one waiting for `throttleTime` (its `persistClient` resolves) and
-   * every client handed over until it resolves, and makes a restore still running hand over
-   * nothing. Saves and removals of every page of the origin take turns (a Web Lock), and a page
-   * that finds the stored client removed by another page since it last read or wrote it saves
-   * nothing more until it restores again (a reload): it may hold the signed-out user's queries.
+   * Deletes the stored client (a sign-out; `signOut` from `@stowage/http` calls it; TanStack calls
+   * it for an expired or busted client): waits for a save that is running, drops one waiting for
+   * `throttleTime` (its `persistClient` resolves) and every client handed over until it resolves;
+   * a restore still running hands over nothing, and one begun meanwhile waits for it. Saves and
+   * removals of every page of the origin take turns (a Web Lock; a removal waits 10 s at most for
+   * this page's save and as long again for the lock, then deletes anyway). It leaves a removal
+   * record: any other page that finds it (it may hold the signed-out user's queries) saves nothing
+   * more for as long as it lives, and tells its `onError` once (STORE_ERROR); a reload saves again.
    */
   removeClient(): Promise<void>
 }
+
+/**
+ * How long a removal (a sign-out) waits for a save of this page, and then for another tab's save to
+ * let go of the page lock, before it deletes anyway: a sign-out never hangs on a stuck store.
+ */
+const REMOVE_WAIT_MS = 10_000
 
 function toError(e: unknown, what: string): StowageError {
   return StowageError.isInstance(e) ? e : new StowageError(StowageErrorCode.STORE_ERROR, `${what} failed: ${String((e as Error)?.message ?? e)}`, { cause: e })
@@ -87,6 +95,11 @@ class ClientPersister implements StowageClientPersister {
   private removals = 0
   // Removals running: a client handed over meanwhile is not saved.
   private removing = 0
+  // The removal running, which a restore waits for.
+  private removal: Promise<void> | undefined
+  // The first look at the removal record, from the first client handed over: a removal by another
+  // page after it (a sign-out there) stops this page's saves, whether or not it ever restored.
+  private firstLook: Promise<void> | undefined
 
   constructor(
     private readonly ctx: SegmentContext,
@@ -98,6 +111,10 @@ class ClientPersister implements StowageClientPersister {
   persistClient = (client: PersistedClient): Promise<void> => {
     // Handed over during a removal (a sign-out): the signed-out user's queries, not saved.
     if (this.removing > 0) return Promise.resolve()
+    this.firstLook ??= this.ctx.store.get(removedKey(this.ctx.key)).then(
+      (bytes) => void this.book.see(readRemoval(this.ctx.segmentCodec, bytes)),
+      () => {}, // the save's own read looks again
+    )
     this.latest = client
     const done = new Promise<void>((resolve) => this.waiters.push(resolve))
     if (this.timer === undefined && this.running === undefined) this.schedule()
@@ -106,6 +123,9 @@ class ClientPersister implements StowageClientPersister {
 
   restoreClient = async (): Promise<PersistedClient | undefined> => {
     await this.flush()
+    // A restore begun during a removal reads what is left after it.
+    while (this.removal !== undefined) await this.removal
+    await this.firstLook
     const removals = this.removals
     const read = new SegmentBook()
     const client = await restoreClient(this.ctx, read)
@@ -115,7 +135,7 @@ class ClientPersister implements StowageClientPersister {
     return client
   }
 
-  removeClient = async (): Promise<void> => {
+  removeClient = (): Promise<void> => {
     this.removals++
     this.removing++
     clearTimeout(this.timer)
@@ -123,12 +143,20 @@ class ClientPersister implements StowageClientPersister {
     this.latest = undefined
     // Saves waiting for throttleTime are dropped: their callers hear that they ended.
     this.waiters.splice(0).forEach((resolve) => resolve())
-    try {
-      await this.running
-      await withPageLock(lockName(this.ctx.key), () => this.removeStored())
-    } finally {
+    const removal = this.removeWhenFree().finally(() => {
       this.removing--
-    }
+      if (this.removal === removal) this.removal = undefined
+    })
+    this.removal = removal
+    return removal
+  }
+
+  // After this page's running save (for REMOVE_WAIT_MS at most), under the page lock (waited for as long).
+  private async removeWhenFree(): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    await Promise.race([this.running, new Promise<void>((resolve) => (timer = setTimeout(resolve, REMOVE_WAIT_MS)))])
+    clearTimeout(timer)
+    await withPageLock(lockName(this.ctx.key), () => this.removeStored(), REMOVE_WAIT_MS)
   }
 
   // Deletes every record of the stored client, then writes the removal record that tells other
@@ -152,6 +180,7 @@ class ClientPersister implements StowageClientPersister {
     const removal = newId()
     await store.set(removedKey(key), segmentCodec.encode(removal))
     this.book.known = true
+    // This page's own removal: it saves on (what it is handed next is the app's, cleared or not).
     this.book.removalKnown = true
     this.book.removal = removal
   }
@@ -182,7 +211,8 @@ class ClientPersister implements StowageClientPersister {
       waiters.forEach((resolve) => resolve())
       return
     }
-    this.running = saveClient(this.ctx, this.book, client)
+    this.running = (this.firstLook ?? Promise.resolve())
+      .then(() => saveClient(this.ctx, this.book, client))
       .catch((e: unknown) => this.ctx.onError(toError(e, 'persisting the query client')))
       .finally(() => {
         this.running = undefined

@@ -1,5 +1,5 @@
 import { StowageError, StowageErrorCode, type Codec, type CodecOptions, type Store } from '@stowage/core'
-import { matchQuery, type QueryClient, type QueryFilters } from '@tanstack/query-core'
+import { matchQuery, type Query, type QueryClient, type QueryFilters } from '@tanstack/query-core'
 import { experimental_createQueryPersister, type PersistedQuery } from '@tanstack/query-persist-client-core'
 import { DEFAULT_SLICE_MS } from '../shared/yield-to-main.js'
 import { watchManualUpdates, type ManualUpdatesWatcher } from './manual-updates.js'
@@ -76,8 +76,21 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   const storage = queryStorage({ store: options.store, dbName: options.dbName, prefix, ttl, codec: options.codec }, read)
   const { serialize, deserialize } = querySerializer(options.codec, read)
   const watchers = new Set<ManualUpdatesWatcher>()
+  // A sign-out's removal against writes still to come. Removals begun, and running: a write asked
+  // for during one is dropped, and so is the write that follows a fetch begun before one (the
+  // signed-out user's answer, however late it comes).
+  let removals = 0
+  let removing = 0
+  const fetchedBefore = new Set<string>()
   const persister = experimental_createQueryPersister<Uint8Array>({
-    storage,
+    storage: {
+      ...storage,
+      setItem: async (key, value) => {
+        const late = fetchedBefore.delete(key.slice(prefix.length + 1))
+        if (late || removing > 0) return
+        await storage.setItem(key, value)
+      },
+    },
     serialize,
     deserialize,
     maxAge,
@@ -86,18 +99,37 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
     refetchOnRestore: options.refetchOnRestore ?? true,
     filters: options.filters,
   })
+  const keeps = (query: Query) => !options.filters || matchQuery(options.filters, query)
+  const persisterFn: typeof persister.persisterFn = (queryFn, ctx, query) => {
+    const begun = removals
+    const watched = async (context: typeof ctx) => {
+      const data = await queryFn(context)
+      // TanStack writes the query next: not when a removal began since the fetch did.
+      if (begun !== removals && keeps(query)) fetchedBefore.add(query.queryHash)
+      return data
+    }
+    return persister.persisterFn(watched, ctx, query)
+  }
   return {
     ...persister,
+    persisterFn,
     store: storage.store,
     async removeClient() {
-      await Promise.all([...watchers].map((watcher) => watcher.discard()))
-      await storage.removeAll()
+      removals++
+      removing++
+      try {
+        await Promise.all([...watchers].map((watcher) => watcher.discard()))
+        await storage.removeAll()
+      } finally {
+        removing--
+      }
     },
     persistManualUpdates(queryClient, onError) {
       const watcher = watchManualUpdates({
         queryClient,
         store: storage.store,
-        accepts: (query) => query.options.persister === persister.persisterFn && (!options.filters || matchQuery(options.filters, query)),
+        // A change noted during a removal is the signed-out user's: not written.
+        accepts: (query) => removing === 0 && query.options.persister === persisterFn && keeps(query),
         keyOf: (query) => `${prefix}-${query.queryHash}`,
         // What TanStack's own persistQuery writes.
         encode: (query) => serialize({ state: query.state, queryKey: query.queryKey, queryHash: query.queryHash, buster }),

@@ -138,14 +138,11 @@ async function writeSegments(ctx: SegmentContext, book: SegmentBook, queries: re
 // The stored manifest, unless it is the one the book follows: a page that saves before it restored,
 // or after another page (another tab) saved, does not know what the stored segments hold, so it
 // writes every query anew and deletes the stored segments after its manifest is written.
-// Resolves false when another page removed the stored client since this page last read or wrote
-// it (a sign-out there): this page's queries may be the signed-out user's, so it saves nothing.
+// Resolves false when another page removed the stored client since this page first looked (a
+// sign-out there): this page's queries may be the signed-out user's, so it saves nothing.
 async function follow(ctx: SegmentContext, book: SegmentBook): Promise<boolean> {
   const [bytes, removed] = await getMany(ctx.store, [manifestKey(ctx.key), removedKey(ctx.key)])
-  const removal = readRemoval(ctx.segmentCodec, removed)
-  if (book.removalKnown && removal !== book.removal) return false
-  book.removalKnown = true
-  book.removal = removal
+  if (!book.see(readRemoval(ctx.segmentCodec, removed))) return false
   let stored: Manifest | undefined
   try {
     if (bytes !== undefined) stored = readManifest(ctx.segmentCodec, bytes)
@@ -198,7 +195,13 @@ export function saveClient(ctx: SegmentContext, book: SegmentBook, client: Persi
 }
 
 async function saveLocked(ctx: SegmentContext, book: SegmentBook, client: PersistedClient): Promise<void> {
-  if (!(await follow(ctx, book))) return
+  if (!book.stopped && (await follow(ctx, book))) return writeClient(ctx, book, client)
+  if (book.stopReported) return
+  book.stopReported = true
+  ctx.onError(new StowageError(StowageErrorCode.STORE_ERROR, 'not saved: another tab removed the persisted client (a sign-out, or TanStack discarding an expired or busted one) after this page first read it; this page may hold the signed-out user\'s queries and saves nothing more until it is reloaded'))
+}
+
+async function writeClient(ctx: SegmentContext, book: SegmentBook, client: PersistedClient): Promise<void> {
   if (!book.swept) await sweep(ctx, book)
   const queries = new Map<string, DehydratedQuery>()
   const dirty = new Set(book.stale)

@@ -59,8 +59,31 @@ export class SegmentBook {
   removalKnown = false
   /** The id of the last removal of the stored client this page knows of (`undefined`: none). */
   removal: string | undefined
+  /**
+   * Whether another page removed the stored client (a sign-out) after this page first looked: this
+   * page may hold the signed-out user's queries, and saves nothing more for as long as it lives.
+   */
+  stopped = false
+  /** Whether `onError` has been told that this page stopped saving. */
+  stopReported = false
 
-  /** Takes what a restore read into `from`; this page's own sizes and sweep stay. */
+  /**
+   * Notes the removal record found in the store (`undefined`: none).
+   * @returns whether this page may still save.
+   */
+  see(removal: string | undefined): boolean {
+    if (!this.removalKnown) {
+      this.removalKnown = true
+      this.removal = removal
+    } else if (removal !== undefined && removal !== this.removal) {
+      // Another page's removal. A record that is gone instead (evicted, the site's data cleared)
+      // tells of no removal: the id this page knows stays.
+      this.stopped = true
+    }
+    return !this.stopped
+  }
+
+  /** Takes what a restore read into `from`; this page's own sizes, sweep and removals stay. */
   adopt(from: SegmentBook): void {
     this.known = from.known
     this.save = from.save
@@ -69,8 +92,7 @@ export class SegmentBook {
     this.stale.clear()
     for (const id of from.stale) this.stale.add(id)
     for (const key of from.garbage) this.garbage.add(key)
-    this.removalKnown = from.removalKnown
-    this.removal = from.removal
+    this.see(from.removal)
   }
 
   /** Forgets everything (after the stored client was removed). */
