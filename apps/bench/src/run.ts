@@ -462,7 +462,7 @@ What the misses above come from, as measured (figures of a given run vary; the c
   each): the webhook client restored in 681 ms against 893 ms before (the clone persister: 518 ms;
   1.31× against 1.72×), the small queries in 406 against 486 ms (clone 266; 1.53× against 1.83×).
   In one page, restore is met (0.65–0.91× the clone over runs) and so is save (0.92–0.99× the JSON
-  persister; 1.03× for the small queries on 2026-11-27, a tie this machine cannot settle). What
+  persister; 1.03× for the small queries on 2026-11-27 and 1.01× on 2026-11-29, ties this machine cannot settle). What
   keeps a restore after a reload above the clone (1.23–1.72× over runs; 1.43× and 1.41× on
   2026-11-28, 1.43× and 1.48×, then 1.33× and 1.48×, in the latest runs that day, and 1.62× and 1.69×, then 1.49× and 1.46×, in a later session's runs of the next builds, with the decoder's one-pass
   DELTA, whole-table RECORDS builders and faster CRC-32, which a cold decoder hardly feels) is the decoder running cold, in a browser that is still starting. After a
