@@ -45,6 +45,21 @@ function withMethod<K extends keyof Store>(inner: Store, name: K, method: NonNul
   }
 }
 
+/** A store over the database `name` whose `clear` (a removal's delete) waits for `release()`; `cleared` resolves once it is called. */
+function slowClear(name: string): { inner: Store; store: Store; cleared: Promise<void>; release: () => void } {
+  const inner = createIdbStore({ dbName: name })
+  let clearing!: () => void
+  const cleared = new Promise<void>((r) => (clearing = r))
+  let release!: () => void
+  const gate = new Promise<void>((r) => (release = r))
+  const store = withMethod(inner, 'clear', async (prefix) => {
+    clearing()
+    await gate
+    return inner.clear(prefix)
+  })
+  return { inner, store, cleared, release }
+}
+
 describe('removeClient against work in flight', () => {
   it('a restore that read its segments before removeClient hands nothing over, and the next save lists none of them', async () => {
     const name = dbName()
@@ -83,16 +98,7 @@ describe('removeClient against work in flight', () => {
   it('a client handed over while removeClient runs is not saved', async () => {
     const name = dbName()
     await savedForA(name)
-    const inner = createIdbStore({ dbName: name })
-    let clearing!: () => void
-    const cleared = new Promise<void>((r) => (clearing = r))
-    let release!: () => void
-    const gate = new Promise<void>((r) => (release = r))
-    const store = withMethod(inner, 'clear', async (prefix) => {
-      clearing()
-      await gate
-      return inner.clear(prefix)
-    })
+    const { store, cleared, release } = slowClear(name)
     const persister = createStowageClientPersister({ store, throttleTime: 0 })
     const qc = client()
     await persistQueryClientRestore({ queryClient: qc, persister })
@@ -207,16 +213,7 @@ describe('removeClient against pages that hold the signed-out user', () => {
   it('a restore begun while removeClient runs waits for it, and hands over nothing', async () => {
     const name = dbName()
     await savedForA(name)
-    const inner = createIdbStore({ dbName: name })
-    let clearing!: () => void
-    const cleared = new Promise<void>((r) => (clearing = r))
-    let release!: () => void
-    const gate = new Promise<void>((r) => (release = r))
-    const store = withMethod(inner, 'clear', async (prefix) => {
-      clearing()
-      await gate
-      return inner.clear(prefix)
-    })
+    const { store, cleared, release } = slowClear(name)
     const persister = createStowageClientPersister({ store, throttleTime: 0 })
     const removing = persister.removeClient()
     await cleared
