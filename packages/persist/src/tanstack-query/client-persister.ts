@@ -111,10 +111,12 @@ class ClientPersister implements StowageClientPersister {
   persistClient = (client: PersistedClient): Promise<void> => {
     // Handed over during a removal (a sign-out): the signed-out user's queries, not saved.
     if (this.removing > 0) return Promise.resolve()
-    this.firstLook ??= this.ctx.store.get(removedKey(this.ctx.key)).then(
-      (bytes) => void this.book.see(readRemoval(this.ctx.segmentCodec, bytes)),
-      () => {}, // the save's own read looks again
-    )
+    this.firstLook ??= Promise.resolve()
+      .then(() => this.ctx.store.get(removedKey(this.ctx.key)))
+      .then(
+        (bytes) => void this.book.see(readRemoval(this.ctx.segmentCodec, bytes)),
+        () => {}, // the save's own read looks again
+      )
     this.latest = client
     const done = new Promise<void>((resolve) => this.waiters.push(resolve))
     if (this.timer === undefined && this.running === undefined) this.schedule()
@@ -124,7 +126,7 @@ class ClientPersister implements StowageClientPersister {
   restoreClient = async (): Promise<PersistedClient | undefined> => {
     await this.flush()
     // A restore begun during a removal reads what is left after it.
-    while (this.removal !== undefined) await this.removal
+    while (this.removal !== undefined) await this.removal.catch(() => {}) // its caller hears how it ended
     await this.firstLook
     const removals = this.removals
     const read = new SegmentBook()
