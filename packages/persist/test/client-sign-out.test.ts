@@ -7,7 +7,7 @@ import { QueryClient } from '@tanstack/query-core'
 import { persistQueryClientRestore, persistQueryClientSave } from '@tanstack/query-persist-client-core'
 import { describe, expect, it } from 'vitest'
 import { createStowageClientPersister } from '../src/tanstack-query/index.js'
-import { dbName } from './helpers.js'
+import { dbName, keysOf } from './helpers.js'
 
 const client = () => new QueryClient({ defaultOptions: { queries: { gcTime: Infinity, staleTime: Infinity } } })
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -276,23 +276,37 @@ describe('removeClient against pages that hold the signed-out user', () => {
     expect(errors).toStrictEqual([])
   })
 
-  it('a sign-out does not hang on another page whose save never ends: it deletes after waiting for the lock', async () => {
+  it('a sign-out does not hang on a page whose save outlasts its wait, and what that save writes after it is never restored', async () => {
     const name = dbName()
     await savedForA(name)
     const inner = createIdbStore({ dbName: name })
-    const stalled: Array<(e: Error) => void> = []
-    const stuck = withMethod(inner, 'set', () => new Promise<void>((_, reject) => stalled.push(reject)))
+    // Page 2's writes hang (a huge client on a slow disk) until `open`, then land.
+    const held: Array<() => void> = []
+    let open = false
+    const slow = withMethod(inner, 'set', (k, v, o) => (open ? inner.set(k, v, o) : new Promise<void>((resolve, reject) => held.push(() => void inner.set(k, v, o).then(resolve, reject)))))
     const page2 = client()
-    const p2 = createStowageClientPersister({ store: stuck, throttleTime: 0, onError: () => {} })
+    const p2 = createStowageClientPersister({ store: slow, throttleTime: 0, onError: () => {} })
+    await persistQueryClientRestore({ queryClient: page2, persister: p2 })
     page2.setQueryData(['x'], { owner: 'A' })
     const saving2 = persistQueryClientSave({ queryClient: page2, persister: p2 })
     await sleep(20)
     const removing = createStowageClientPersister({ dbName: name }).removeClient().then(() => 'resolved')
     expect(await Promise.race([removing, sleep(15_000).then(() => 'pending')])).toBe('resolved')
     expect(await restoredOwners(name)).toStrictEqual([])
-    // Page 2 is closed: its save ends, and its lock is let go of.
-    stalled.forEach((reject) => reject(new Error('the page was closed')))
+    // Page 2's save ends after the sign-out: its segments and manifest land, naming no removal.
+    open = true
+    held.splice(0).forEach((land) => land())
     await saving2
+    expect(await inner.get('tanstack-query-client:manifest')).toBeDefined()
+    expect(await restoredOwners(name)).toStrictEqual([])
+    // The restore deleted the segments that manifest lists; B's next save replaces it.
+    expect(await keysOf(inner, 'tanstack-query-client:s:')).toStrictEqual([])
+    const b = client()
+    const pb = createStowageClientPersister({ dbName: name, throttleTime: 0 })
+    await persistQueryClientRestore({ queryClient: b, persister: pb })
+    b.setQueryData(['me'], { owner: 'B' })
+    await persistQueryClientSave({ queryClient: b, persister: pb })
+    expect(await restoredOwners(name)).toStrictEqual(['B'])
   }, 20_000)
 
   it("TanStack's own removal of an expired client stops the other tab's saves too, and that tab's onError hears it", async () => {

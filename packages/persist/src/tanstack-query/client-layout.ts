@@ -6,9 +6,11 @@
 //   `${key}:s:${id}`    a segment: one envelope whose value is an array of dehydrated queries,
 //                       about `segmentBytes` of MessagePack, deflated as a whole
 //   `${key}:removed`    written by `removeClient` (a sign-out) after it deleted the rest: an id
-//                       of that removal. A page that finds another removal than the one it knew
-//                       of saves nothing more (it may still hold the signed-out user's queries)
-//                       until it restores again.
+//                       of that removal. A page that finds another removal than the one it first
+//                       saw saves nothing more (it may still hold the signed-out user's queries);
+//                       each manifest names the removal its page knew, and a restore takes a
+//                       manifest only when that is the stored one (a save that ran on past a
+//                       sign-out wrote the signed-out user's queries).
 //
 // Saves and removals of every page of the origin take turns under one Web Lock (page-lock.ts), so
 // that no save deletes a segment another page's manifest is about to list, and no save that began
@@ -47,6 +49,12 @@ export interface Manifest {
   readonly buster: string
   readonly mutations: readonly DehydratedMutation[]
   readonly segments: readonly string[]
+  /**
+   * The removal record's id the saving page knew (absent: none, or a build before 0.5.1). A
+   * manifest whose id is not the stored record's was written by a page that had not seen the last
+   * removal (a save still running when a sign-out gave up waiting for it): a restore finds nothing.
+   */
+  readonly removal?: string
 }
 
 export const manifestKey = (key: string): string => `${key}:manifest`
@@ -102,7 +110,8 @@ export function readManifest(codec: Codec, bytes: Uint8Array): Manifest {
     typeof value.buster !== 'string' ||
     !Array.isArray(value.mutations) ||
     !Array.isArray(value.segments) ||
-    !value.segments.every((id) => typeof id === 'string')
+    !value.segments.every((id) => typeof id === 'string') ||
+    (value.removal !== undefined && typeof value.removal !== 'string')
   ) {
     throw new StowageError(StowageErrorCode.CORRUPT, 'the persisted client manifest is not a manifest of this layout')
   }

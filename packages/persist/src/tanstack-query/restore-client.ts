@@ -6,7 +6,7 @@
 // out alone (and cleaned up by the next save); a missing one (evicted for quota) likewise.
 import { inspect, StowageError } from '@stowage/core'
 import type { PersistedClient } from '@tanstack/query-persist-client-core'
-import { getMany } from '../shared/batch.js'
+import { deleteMany, getMany } from '../shared/batch.js'
 import { startCompressionWorker, type CompressionWorker } from '../shared/compression-worker.js'
 import { slicer } from '../shared/yield-to-main.js'
 import { manifestKey, readManifest, readRemoval, removedKey, segmentKey, type Manifest } from './client-layout.js'
@@ -109,6 +109,16 @@ async function readStored(ctx: SegmentContext): Promise<{ manifest: Manifest | u
     const removal = readRemoval(ctx.segmentCodec, removed)
     if (bytes === undefined) return { manifest: undefined, removal, segments: [], stored: [] }
     const manifest = readManifest(ctx.segmentCodec, bytes)
+    if (removal !== undefined && manifest.removal !== removal) {
+      // Written by a page that had not seen the last removal: the signed-out user's queries. No
+      // manifest written since lists its segments (a save that finds this one writes anew): gone.
+      // The next save replaces the manifest.
+      void deleteMany(
+        ctx.store,
+        manifest.segments.map((id) => segmentKey(ctx.key, id)),
+      ).catch(() => {})
+      return { manifest: undefined, removal, segments: [], stored: [] }
+    }
     // Each segment once: a manifest that lists one twice (no save writes one) must not read its
     // queries as repeats the second time, which would leave the segment's queries out of the next save.
     const segments = [...new Set(manifest.segments)]

@@ -233,7 +233,7 @@ async function writeClient(ctx: SegmentContext, book: SegmentBook, client: Persi
   const segments = [...[...book.segments.keys()].filter((id) => !dirty.has(id)), ...written.keys()]
   const { timestamp, buster, clientState } = client
   const save = newId()
-  await ctx.store.set(manifestKey(ctx.key), encodeManifest(ctx, { layout: LAYOUT, save, timestamp, buster, mutations: clientState.mutations, segments }))
+  await ctx.store.set(manifestKey(ctx.key), encodeManifest(ctx, { layout: LAYOUT, save, timestamp, buster, mutations: clientState.mutations, segments, ...(book.removal === undefined ? {} : { removal: book.removal }) }))
   book.save = save
 
   // The manifest now lists `segments`: the book follows it.
