@@ -194,5 +194,27 @@ describe('removeClient of the per-query persister against writes still to come',
     await sleep(50)
     expect(await keysOf(inner, 'tanstack-query-')).toStrictEqual(['tanstack-query-["after"]'])
   })
-})
 
+  it("drops exactly the late answer's write: the next user's write of the same query, in the same task, lands", async () => {
+    const name = dbName()
+    const persister = createStowageQueryPersister({ dbName: name })
+    const qc = new QueryClient({ defaultOptions: { queries: { persister: persister.persisterFn, gcTime: Infinity } } })
+    await qc.fetchQuery({ queryKey: ['me'], queryFn: async () => ({ owner: 'A', v: 1 }) })
+    await sleep(20)
+    let answerA!: (v: unknown) => void
+    void qc.fetchQuery({ queryKey: ['me'], queryFn: () => new Promise((r) => (answerA = r)), staleTime: 0 }).catch(() => {})
+    await sleep(20)
+    qc.clear()
+    await persister.removeClient()
+    // B's fetch of the same query begins after the removal; B's answer, then A's late one, come in one task.
+    let answerB!: (v: unknown) => void
+    const fetchingB = qc.fetchQuery({ queryKey: ['me'], queryFn: () => new Promise((r) => (answerB = r)) })
+    await sleep(20)
+    answerB({ owner: 'B', v: 1 })
+    answerA({ owner: 'A', v: 2 })
+    await fetchingB
+    await sleep(50)
+    const bytes = await createIdbStore({ dbName: name }).get('tanstack-query-["me"]')
+    expect(bytes && createCodec().decode<{ state: { data: { owner: string } } }>(bytes).state.data.owner).toBe('B')
+  })
+})

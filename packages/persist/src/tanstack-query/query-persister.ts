@@ -81,17 +81,30 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   // signed-out user's answer, however late it comes).
   let removals = 0
   let removing = 0
-  const fetchedBefore = new Set<string>()
+  // Queries whose fetch began before a removal and ended after it began, by hash: TanStack's write
+  // of such a query (its state, as the fetch left it) is dropped, and no other write of the hash.
+  const fetchedBefore = new Map<string, Set<Query>>()
+  const late = new WeakSet<Uint8Array>()
   const persister = experimental_createQueryPersister<Uint8Array>({
     storage: {
       ...storage,
       setItem: async (key, value) => {
-        const late = fetchedBefore.delete(key.slice(prefix.length + 1))
-        if (late || removing > 0) return
+        if (late.has(value) || removing > 0) return
         await storage.setItem(key, value)
       },
     },
-    serialize,
+    serialize: (persistedQuery) => {
+      const bytes = serialize(persistedQuery)
+      const queries = fetchedBefore.get(persistedQuery.queryHash)
+      for (const query of queries ?? []) {
+        if (query.state !== persistedQuery.state) continue
+        late.add(bytes)
+        queries!.delete(query)
+        if (queries!.size === 0) fetchedBefore.delete(persistedQuery.queryHash)
+        break
+      }
+      return bytes
+    },
     deserialize,
     maxAge,
     buster,
@@ -105,7 +118,10 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
     const watched = async (context: typeof ctx) => {
       const data = await queryFn(context)
       // TanStack writes the query next: not when a removal began since the fetch did.
-      if (begun !== removals && keeps(query)) fetchedBefore.add(query.queryHash)
+      if (begun !== removals && keeps(query)) {
+        const queries = fetchedBefore.get(query.queryHash) ?? new Set()
+        fetchedBefore.set(query.queryHash, queries.add(query))
+      }
       return data
     }
     return persister.persisterFn(watched, ctx, query)

@@ -195,13 +195,18 @@ export function saveClient(ctx: SegmentContext, book: SegmentBook, client: Persi
 }
 
 async function saveLocked(ctx: SegmentContext, book: SegmentBook, client: PersistedClient): Promise<void> {
-  if (!book.stopped && (await follow(ctx, book))) return writeClient(ctx, book, client)
-  if (book.stopReported) return
+  if (!book.stopped && (await follow(ctx, book))) await writeClient(ctx, book, client)
+  if (!book.stopped || book.stopReported) return
   book.stopReported = true
   ctx.onError(new StowageError(StowageErrorCode.STORE_ERROR, 'not saved: another tab removed the persisted client (a sign-out, or TanStack discarding an expired or busted one) after this page first read it; this page may hold the signed-out user\'s queries and saves nothing more until it is reloaded'))
 }
 
 async function writeClient(ctx: SegmentContext, book: SegmentBook, client: PersistedClient): Promise<void> {
+  // What this save knew when it began: a removal of this page since (one that gave up waiting
+  // for it) or of another page (found just before the manifest) means it holds the user signed
+  // out, and writes no manifest; the manifest it does write names the removal it knew.
+  const removals = book.removals
+  const knew = book.removal
   if (!book.swept) await sweep(ctx, book)
   const queries = new Map<string, DehydratedQuery>()
   const dirty = new Set(book.stale)
@@ -233,8 +238,21 @@ async function writeClient(ctx: SegmentContext, book: SegmentBook, client: Persi
   const segments = [...[...book.segments.keys()].filter((id) => !dirty.has(id)), ...written.keys()]
   const { timestamp, buster, clientState } = client
   const save = newId()
-  await ctx.store.set(manifestKey(ctx.key), encodeManifest(ctx, { layout: LAYOUT, save, timestamp, buster, mutations: clientState.mutations, segments, ...(book.removal === undefined ? {} : { removal: book.removal }) }))
+  const removed = readRemoval(ctx.segmentCodec, await ctx.store.get(removedKey(ctx.key)))
+  if (book.removals !== removals || (removed !== undefined && removed !== knew)) {
+    await deleteMany(
+      ctx.store,
+      [...written.keys()].map((id) => segmentKey(ctx.key, id)),
+    ).catch(() => {})
+    if (book.removals === removals) book.see(removed)
+    return
+  }
+  await ctx.store.set(manifestKey(ctx.key), encodeManifest(ctx, { layout: LAYOUT, save, timestamp, buster, mutations: clientState.mutations, segments, ...(knew === undefined ? {} : { removal: knew }) }))
+  // A removal of this page ran meanwhile: that manifest names the removal before it, so no restore
+  // takes it, and the book the removal emptied stays empty (the next save writes anew).
+  if (book.removals !== removals) return
   book.save = save
+  book.ownRemoval = false
 
   // The manifest now lists `segments`: the book follows it.
   const nextSegments = new Map<string, readonly string[]>()

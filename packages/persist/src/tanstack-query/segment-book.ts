@@ -66,6 +66,14 @@ export class SegmentBook {
   stopped = false
   /** Whether `onError` has been told that this page stopped saving. */
   stopReported = false
+  /**
+   * Whether this page removed the stored client itself and has not saved since: it holds nothing
+   * from before (the app cleared it), so another page's removal then (every tab signing out at a
+   * session's expiry, two tabs discarding an expired client) is taken as its own, not a stop.
+   */
+  ownRemoval = false
+  /** Counts this page's removals: a save that began before one writes no manifest. */
+  removals = 0
 
   /**
    * Notes the removal record found in the store (`undefined`: none).
@@ -78,7 +86,8 @@ export class SegmentBook {
     } else if (removal !== undefined && removal !== this.removal) {
       // Another page's removal. A record that is gone instead (evicted, the site's data cleared)
       // tells of no removal: the id this page knows stays.
-      this.stopped = true
+      if (this.ownRemoval) this.removal = removal
+      else this.stopped = true
     }
     return !this.stopped
   }
@@ -97,6 +106,7 @@ export class SegmentBook {
 
   /** Forgets everything (after the stored client was removed). */
   reset(): void {
+    this.removals++
     this.known = false
     this.save = undefined
     this.segments = new Map()
