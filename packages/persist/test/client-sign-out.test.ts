@@ -2,7 +2,7 @@
 // a save handed over while it runs, a save waiting for throttleTime, another page's save; and two
 // pages saving at once. After a sign-out, a restore finds nothing of the user signed out.
 import { createIdbStore } from '@stowage/idb'
-import type { Store } from '@stowage/core'
+import { createCodec, type Store } from '@stowage/core'
 import { QueryClient } from '@tanstack/query-core'
 import { persistQueryClientRestore, persistQueryClientSave } from '@tanstack/query-persist-client-core'
 import { describe, expect, it } from 'vitest'
@@ -326,6 +326,22 @@ describe('removeClient against pages that hold the signed-out user', () => {
       expect(await restoredOwners(name)).toStrictEqual(['B'])
     }
     expect(errors).toStrictEqual([])
+  })
+
+  it('a tab that removed the client itself stops for a removal made long after its own (a user who signed in and out since)', async () => {
+    const name = dbName()
+    const inner = createIdbStore({ dbName: name })
+    const errors: Array<{ code: string }> = []
+    const qc = client()
+    const p = createStowageClientPersister({ dbName: name, throttleTime: 0, onError: (e) => errors.push(e) })
+    await persistQueryClientRestore({ queryClient: qc, persister: p })
+    await p.removeClient()
+    // Another tab's removal, two minutes after this one (an id as removeClient makes them).
+    await inner.set('tanstack-query-client:removed', createCodec().encode(`${(Date.now() + 120_000).toString(36)}.1.later`))
+    qc.setQueryData(['me'], { owner: 'C' })
+    await persistQueryClientSave({ queryClient: qc, persister: p })
+    expect(await restoredOwners(name)).toStrictEqual([])
+    expect(errors.map((e) => e.code)).toStrictEqual(['STORE_ERROR'])
   })
 
   it("the tab that signs out: its own save that outlasts the removal's waits writes no manifest", async () => {

@@ -70,7 +70,8 @@ export interface StowageClientPersister extends Persister {
    * this page's save and as long again for the lock, then deletes anyway). It leaves a removal
    * record: any other page that finds it (it may hold the signed-out user's queries) saves nothing
    * more for as long as it lives, and tells its `onError` once (STORE_ERROR); a reload saves again.
-   * A page that removed the client itself and has not saved since takes a later removal as its own.
+   * A page that removed the client itself and has not saved since takes another page's removal
+   * made within a minute of its own as part of it.
    * A save still running when the removal stops waiting for it writes no manifest.
    */
   removeClient(): Promise<void>
@@ -187,7 +188,7 @@ class ClientPersister implements StowageClientPersister {
     // This page's own removal: it saves on (what it is handed next is the app's, cleared or not).
     this.book.removalKnown = true
     this.book.removal = removal
-    this.book.ownRemoval = true
+    this.book.ownRemoval = removal
   }
 
   flush = async (): Promise<void> => {

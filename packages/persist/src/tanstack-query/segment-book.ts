@@ -37,6 +37,12 @@ export interface SegmentContext {
   readonly onError: (error: StowageError) => void
 }
 
+/** How close in time two pages' removals are taken as one sign-out (see {@link SegmentBook.ownRemoval}). */
+export const SAME_SIGN_OUT_MS = 60_000
+
+// When an id of newId() was made (ms since the epoch; NaN for an id of another form).
+const madeAt = (id: string): number => parseInt(id.split('.')[0] ?? '', 36)
+
 /** The stored client as this page knows it. */
 export class SegmentBook {
   /** Whether this page has read (or written) the manifest, so that `segments` is what it lists. */
@@ -67,11 +73,12 @@ export class SegmentBook {
   /** Whether `onError` has been told that this page stopped saving. */
   stopReported = false
   /**
-   * Whether this page removed the stored client itself and has not saved since: it holds nothing
-   * from before (the app cleared it), so another page's removal then (every tab signing out at a
-   * session's expiry, two tabs discarding an expired client) is taken as its own, not a stop.
+   * The id of this page's own removal while it has not saved since: another page's removal made
+   * within {@link SAME_SIGN_OUT_MS} of it (every tab signing out at a session's expiry, two tabs
+   * discarding the same expired client) is taken as part of it, not as a stop. A later one is a
+   * stop: the page may hold the queries of a user who signed in and out since.
    */
-  ownRemoval = false
+  ownRemoval: string | undefined
   /** Counts this page's removals: a save that began before one writes no manifest. */
   removals = 0
 
@@ -86,7 +93,7 @@ export class SegmentBook {
     } else if (removal !== undefined && removal !== this.removal) {
       // Another page's removal. A record that is gone instead (evicted, the site's data cleared)
       // tells of no removal: the id this page knows stays.
-      if (this.ownRemoval) this.removal = removal
+      if (this.ownRemoval !== undefined && Math.abs(madeAt(removal) - madeAt(this.ownRemoval)) <= SAME_SIGN_OUT_MS) this.removal = removal
       else this.stopped = true
     }
     return !this.stopped
