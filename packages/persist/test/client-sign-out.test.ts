@@ -320,6 +320,7 @@ describe('removeClient against pages that hold the signed-out user', () => {
     const tabs = [0, 1].map(() => ({ qc: client(), persister: createStowageClientPersister({ dbName: name, throttleTime: 0, onError: (e) => errors.push(e) }) }))
     // Both restore before either removes; TanStack removes the expired client in each (maxAge 10 ms).
     await Promise.all(tabs.map(({ qc, persister }) => persistQueryClientRestore({ queryClient: qc, persister, maxAge: 10 })))
+    await sleep(2) // handed their queries after both removals (in the same millisecond a tab stops: the safe side)
     for (const [i, { qc, persister }] of tabs.entries()) {
       qc.setQueryData(['me'], { owner: 'B', tab: i })
       await persistQueryClientSave({ queryClient: qc, persister })
@@ -342,6 +343,23 @@ describe('removeClient against pages that hold the signed-out user', () => {
     await persistQueryClientSave({ queryClient: qc, persister: p })
     expect(await restoredOwners(name)).toStrictEqual([])
     expect(errors.map((e) => e.code)).toStrictEqual(['STORE_ERROR'])
+  })
+
+  it("a tab that signed one user out and was handed the next user's queries stops when that user signs out in another tab", async () => {
+    const name = dbName()
+    const x = client()
+    const px = createStowageClientPersister({ dbName: name, throttleTime: 200, onError: () => {} })
+    await persistQueryClientRestore({ queryClient: x, persister: px })
+    const py = createStowageClientPersister({ dbName: name, throttleTime: 0 })
+    x.clear()
+    await px.removeClient() // alice signs out in tab X
+    x.setQueryData(['me'], { owner: 'bob' }) // bob signs in there; his queries wait for throttleTime
+    void persistQueryClientSave({ queryClient: x, persister: px })
+    await sleep(5)
+    await py.removeClient() // bob signs out in tab Y, well within a second
+    await sleep(300)
+    await px.flush()
+    expect(await restoredOwners(name)).toStrictEqual([])
   })
 
   it("the tab that signs out: its own save that outlasts the removal's waits writes no manifest", async () => {

@@ -2,7 +2,7 @@
 // (removeClient, which signOut calls): only this prefix's queries are listed, restored or removed.
 import { createCodec, type Store } from '@stowage/core'
 import { createIdbStore } from '@stowage/idb'
-import { QueryClient } from '@tanstack/query-core'
+import { QueryClient, QueryObserver } from '@tanstack/query-core'
 import { persistQueryClientRestore, persistQueryClientSave } from '@tanstack/query-persist-client-core'
 import { describe, expect, it } from 'vitest'
 import { createQueryStorage, createStowageClientPersister, createStowageQueryPersister } from '../src/tanstack-query/index.js'
@@ -217,4 +217,48 @@ describe('removeClient of the per-query persister against writes still to come',
     const bytes = await createIdbStore({ dbName: name }).get('tanstack-query-["me"]')
     expect(bytes && createCodec().decode<{ state: { data: { owner: string } } }>(bytes).state.data.owner).toBe('B')
   })
+
+  it('drops the write after every late fetch of one query (a refetch that cancelled the fetch before it)', async () => {
+    const name = dbName()
+    const inner = createIdbStore({ dbName: name })
+    const persister = createStowageQueryPersister({ dbName: name })
+    const qc = new QueryClient({ defaultOptions: { queries: { persister: persister.persisterFn, gcTime: Infinity } } })
+    const replies: Array<(v: unknown) => void> = []
+    let calls = 0
+    const queryFn = () => (calls++ === 0 ? Promise.resolve({ owner: 'A', n: 0 }) : new Promise((r) => replies.push(r)))
+    await qc.fetchQuery({ queryKey: ['inbox'], queryFn })
+    await sleep(20)
+    void qc.fetchQuery({ queryKey: ['inbox'], queryFn, staleTime: 0 }).catch(() => {}) // polling
+    await sleep(10)
+    void qc.refetchQueries({ queryKey: ['inbox'] }).catch(() => {}) // after a mutation: cancels and fetches again
+    await sleep(10)
+    expect(replies).toHaveLength(2)
+    qc.clear()
+    await persister.removeClient()
+    replies[0]!({ owner: 'A', n: 1 })
+    replies[1]!({ owner: 'A', n: 2 })
+    await sleep(100)
+    expect(await keysOf(inner, 'tanstack-query-')).toStrictEqual([])
+  })
+
+  it("with filters, decides as TanStack does when the fetch begins: a query unmounted during the sign-out is still caught", async () => {
+    const name = dbName()
+    const inner = createIdbStore({ dbName: name })
+    const persister = createStowageQueryPersister({ dbName: name, filters: { type: 'active' } })
+    const qc = new QueryClient({ defaultOptions: { queries: { persister: persister.persisterFn, gcTime: Infinity } } })
+    let reply!: (v: unknown) => void
+    let calls = 0
+    const observer = new QueryObserver(qc, { queryKey: ['inbox'], queryFn: () => (calls++ === 0 ? Promise.resolve({ owner: 'A', n: 0 }) : new Promise((r) => (reply = r))) })
+    const unsubscribe = observer.subscribe(() => {}) // a mounted component fetches
+    await sleep(30)
+    void observer.refetch() // polling: in flight at sign-out
+    await sleep(10)
+    unsubscribe() // the app goes to its sign-in page
+    qc.clear()
+    await persister.removeClient()
+    reply({ owner: 'A', mail: 'secret' })
+    await sleep(100)
+    expect(await keysOf(inner, 'tanstack-query-')).toStrictEqual([])
+  })
 })
+

@@ -70,8 +70,8 @@ export interface StowageClientPersister extends Persister {
    * this page's save and as long again for the lock, then deletes anyway). It leaves a removal
    * record: any other page that finds it (it may hold the signed-out user's queries) saves nothing
    * more for as long as it lives, and tells its `onError` once (STORE_ERROR); a reload saves again.
-   * A page that removed the client itself and has not saved since takes another page's removal
-   * made within a minute of its own as part of it.
+   * A page that removed the client itself takes another page's removal made before it was next
+   * handed a client as part of its own.
    * A save still running when the removal stops waiting for it writes no manifest.
    */
   removeClient(): Promise<void>
@@ -114,6 +114,7 @@ class ClientPersister implements StowageClientPersister {
   persistClient = (client: PersistedClient): Promise<void> => {
     // Handed over during a removal (a sign-out): the signed-out user's queries, not saved.
     if (this.removing > 0) return Promise.resolve()
+    if (this.book.ownRemoval !== undefined) this.book.handedSince ??= Date.now()
     this.firstLook ??= Promise.resolve()
       .then(() => this.ctx.store.get(removedKey(this.ctx.key)))
       .then(
@@ -189,6 +190,7 @@ class ClientPersister implements StowageClientPersister {
     this.book.removalKnown = true
     this.book.removal = removal
     this.book.ownRemoval = removal
+    this.book.handedSince = undefined
   }
 
   flush = async (): Promise<void> => {

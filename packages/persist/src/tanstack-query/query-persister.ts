@@ -81,9 +81,10 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   // signed-out user's answer, however late it comes).
   let removals = 0
   let removing = 0
-  // Queries whose fetch began before a removal and ended after it began, by hash: TanStack's write
-  // of such a query (its state, as the fetch left it) is dropped, and no other write of the hash.
-  const fetchedBefore = new Map<string, Set<Query>>()
+  // Queries with fetches begun before a removal and ended after it began, by hash, with how many:
+  // TanStack's write after each (of the query's state as it then is) is dropped, and no other
+  // write of the hash (another Query's: the next user's fetch of the same key).
+  const fetchedBefore = new Map<string, Map<Query, number>>()
   const late = new WeakSet<Uint8Array>()
   const persister = experimental_createQueryPersister<Uint8Array>({
     storage: {
@@ -94,15 +95,18 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
       },
     },
     serialize: (persistedQuery) => {
-      const bytes = serialize(persistedQuery)
+      let dropped = false
       const queries = fetchedBefore.get(persistedQuery.queryHash)
-      for (const query of queries ?? []) {
+      for (const [query, count] of queries ?? []) {
         if (query.state !== persistedQuery.state) continue
-        late.add(bytes)
-        queries!.delete(query)
+        dropped = true
+        if (count > 1) queries!.set(query, count - 1)
+        else queries!.delete(query)
         if (queries!.size === 0) fetchedBefore.delete(persistedQuery.queryHash)
         break
       }
+      const bytes = serialize(persistedQuery)
+      if (dropped) late.add(bytes)
       return bytes
     },
     deserialize,
@@ -115,12 +119,14 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   const keeps = (query: Query) => !options.filters || matchQuery(options.filters, query)
   const persisterFn: typeof persister.persisterFn = (queryFn, ctx, query) => {
     const begun = removals
+    // Whether TanStack writes the query after this fetch: decided as it decides, when it begins.
+    const written = keeps(query)
     const watched = async (context: typeof ctx) => {
       const data = await queryFn(context)
       // TanStack writes the query next: not when a removal began since the fetch did.
-      if (begun !== removals && keeps(query)) {
-        const queries = fetchedBefore.get(query.queryHash) ?? new Set()
-        fetchedBefore.set(query.queryHash, queries.add(query))
+      if (begun !== removals && written) {
+        const queries = fetchedBefore.get(query.queryHash) ?? new Map<Query, number>()
+        fetchedBefore.set(query.queryHash, queries.set(query, (queries.get(query) ?? 0) + 1))
       }
       return data
     }

@@ -253,6 +253,7 @@ async function writeClient(ctx: SegmentContext, book: SegmentBook, client: Persi
   if (book.removals !== removals) return
   book.save = save
   book.ownRemoval = undefined
+  book.handedSince = undefined
 
   // The manifest now lists `segments`: the book follows it.
   const nextSegments = new Map<string, readonly string[]>()

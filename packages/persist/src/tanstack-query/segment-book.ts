@@ -37,10 +37,7 @@ export interface SegmentContext {
   readonly onError: (error: StowageError) => void
 }
 
-/** How close in time two pages' removals are taken as one sign-out (see {@link SegmentBook.ownRemoval}). */
-export const SAME_SIGN_OUT_MS = 60_000
-
-// When an id of newId() was made (ms since the epoch; NaN for an id of another form).
+// When an id of newId() was made (ms since the epoch; NaN for an id of another form, never before).
 const madeAt = (id: string): number => parseInt(id.split('.')[0] ?? '', 36)
 
 /** The stored client as this page knows it. */
@@ -73,12 +70,13 @@ export class SegmentBook {
   /** Whether `onError` has been told that this page stopped saving. */
   stopReported = false
   /**
-   * The id of this page's own removal while it has not saved since: another page's removal made
-   * within {@link SAME_SIGN_OUT_MS} of it (every tab signing out at a session's expiry, two tabs
-   * discarding the same expired client) is taken as part of it, not as a stop. A later one is a
-   * stop: the page may hold the queries of a user who signed in and out since.
+   * The id of this page's own removal, until it next writes a manifest: another page's removal
+   * made before this page was handed anything after its own (every tab signing out at a session's
+   * expiry, two tabs discarding the same expired client) is taken as part of it, not as a stop.
    */
   ownRemoval: string | undefined
+  /** When this page was first handed a client after its own removal (`undefined`: not yet). */
+  handedSince: number | undefined
   /** Counts this page's removals: a save that began before one writes no manifest. */
   removals = 0
 
@@ -93,7 +91,8 @@ export class SegmentBook {
     } else if (removal !== undefined && removal !== this.removal) {
       // Another page's removal. A record that is gone instead (evicted, the site's data cleared)
       // tells of no removal: the id this page knows stays.
-      if (this.ownRemoval !== undefined && Math.abs(madeAt(removal) - madeAt(this.ownRemoval)) <= SAME_SIGN_OUT_MS) this.removal = removal
+      // What this page holds came after both removals only when it was handed nothing between them.
+      if (this.ownRemoval !== undefined && (this.handedSince === undefined || madeAt(removal) < this.handedSince)) this.removal = removal
       else this.stopped = true
     }
     return !this.stopped
