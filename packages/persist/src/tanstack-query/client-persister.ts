@@ -70,8 +70,8 @@ export interface StowageClientPersister extends Persister {
    * this page's save and as long again for the lock, then deletes anyway). It leaves a removal
    * record: any other page that finds it (it may hold the signed-out user's queries) saves nothing
    * more for as long as it lives, and tells its `onError` once (STORE_ERROR); a reload saves again.
-   * A page that removed the client itself takes another page's removal made before it was next
-   * handed a client as part of its own.
+   * A page that removed the client itself takes the removal it finds when it is next handed a
+   * client (its own, or another page's made since) as the one it knows.
    * A save still running when the removal stops waiting for it writes no manifest.
    */
   removeClient(): Promise<void>
@@ -100,9 +100,13 @@ class ClientPersister implements StowageClientPersister {
   private removing = 0
   // The removal running, which a restore waits for.
   private removal: Promise<void> | undefined
-  // The first look at the removal record, from the first client handed over: a removal by another
-  // page after it (a sign-out there) stops this page's saves, whether or not it ever restored.
+  // The first look at the removal record, from the first client handed over (again after this
+  // page's own removal): a removal by another page after it (a sign-out there) stops this page's
+  // saves, whether or not it ever restored.
   private firstLook: Promise<void> | undefined
+  // Whether a client was handed over during this page's own removal (and dropped): the page may
+  // hold queries from after that removal began, so it knows that removal's id, not a later one.
+  private handedDuringRemoval = false
 
   constructor(
     private readonly ctx: SegmentContext,
@@ -113,8 +117,10 @@ class ClientPersister implements StowageClientPersister {
 
   persistClient = (client: PersistedClient): Promise<void> => {
     // Handed over during a removal (a sign-out): the signed-out user's queries, not saved.
-    if (this.removing > 0) return Promise.resolve()
-    if (this.book.ownRemoval !== undefined) this.book.handedSince ??= Date.now()
+    if (this.removing > 0) {
+      this.handedDuringRemoval = true
+      return Promise.resolve()
+    }
     this.firstLook ??= Promise.resolve()
       .then(() => this.ctx.store.get(removedKey(this.ctx.key)))
       .then(
@@ -143,6 +149,7 @@ class ClientPersister implements StowageClientPersister {
 
   removeClient = (): Promise<void> => {
     this.removals++
+    if (this.removing === 0) this.handedDuringRemoval = false
     this.removing++
     clearTimeout(this.timer)
     this.timer = undefined
@@ -187,10 +194,13 @@ class ClientPersister implements StowageClientPersister {
     await store.set(removedKey(key), segmentCodec.encode(removal))
     this.book.known = true
     // This page's own removal: it saves on (what it is handed next is the app's, cleared or not).
-    this.book.removalKnown = true
+    // Holding nothing from before it, it looks at the record again when it is next handed a client
+    // and takes whatever removal is there as its own (every tab signing out at a session's expiry,
+    // two tabs discarding the same expired client); one handed over during the removal fixes it now.
     this.book.removal = removal
-    this.book.ownRemoval = removal
-    this.book.handedSince = undefined
+    this.book.removalKnown = this.handedDuringRemoval
+    this.handedDuringRemoval = false
+    this.firstLook = undefined
   }
 
   flush = async (): Promise<void> => {

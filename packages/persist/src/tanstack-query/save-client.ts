@@ -252,8 +252,6 @@ async function writeClient(ctx: SegmentContext, book: SegmentBook, client: Persi
   // takes it, and the book the removal emptied stays empty (the next save writes anew).
   if (book.removals !== removals) return
   book.save = save
-  book.ownRemoval = undefined
-  book.handedSince = undefined
 
   // The manifest now lists `segments`: the book follows it.
   const nextSegments = new Map<string, readonly string[]>()

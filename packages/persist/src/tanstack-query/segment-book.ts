@@ -37,9 +37,6 @@ export interface SegmentContext {
   readonly onError: (error: StowageError) => void
 }
 
-// When an id of newId() was made (ms since the epoch; NaN for an id of another form, never before).
-const madeAt = (id: string): number => parseInt(id.split('.')[0] ?? '', 36)
-
 /** The stored client as this page knows it. */
 export class SegmentBook {
   /** Whether this page has read (or written) the manifest, so that `segments` is what it lists. */
@@ -69,14 +66,6 @@ export class SegmentBook {
   stopped = false
   /** Whether `onError` has been told that this page stopped saving. */
   stopReported = false
-  /**
-   * The id of this page's own removal, until it next writes a manifest: another page's removal
-   * made before this page was handed anything after its own (every tab signing out at a session's
-   * expiry, two tabs discarding the same expired client) is taken as part of it, not as a stop.
-   */
-  ownRemoval: string | undefined
-  /** When this page was first handed a client after its own removal (`undefined`: not yet). */
-  handedSince: number | undefined
   /** Counts this page's removals: a save that began before one writes no manifest. */
   removals = 0
 
@@ -91,9 +80,7 @@ export class SegmentBook {
     } else if (removal !== undefined && removal !== this.removal) {
       // Another page's removal. A record that is gone instead (evicted, the site's data cleared)
       // tells of no removal: the id this page knows stays.
-      // What this page holds came after both removals only when it was handed nothing between them.
-      if (this.ownRemoval !== undefined && (this.handedSince === undefined || madeAt(removal) < this.handedSince)) this.removal = removal
-      else this.stopped = true
+      this.stopped = true
     }
     return !this.stopped
   }
