@@ -383,6 +383,26 @@ describe('removeClient against pages that hold the signed-out user', () => {
     expect(await restoredOwners(name)).toStrictEqual([])
   })
 
+  it('overlapping removals of one tab keep what a client handed over during the first told', async () => {
+    const name = dbName()
+    const { store, cleared, release } = slowClear(name)
+    const x = client()
+    const px = createStowageClientPersister({ store, throttleTime: 0, onError: () => {} })
+    await persistQueryClientRestore({ queryClient: x, persister: px })
+    const first = px.removeClient()
+    await cleared
+    const second = px.removeClient() // a second sign-out path of the same page (a 401 handler and the button)
+    x.setQueryData(['me'], { owner: 'bob' }) // bob's queries reach X during the removals
+    void persistQueryClientSave({ queryClient: x, persister: px })
+    release()
+    await Promise.all([first, second])
+    await createStowageClientPersister({ dbName: name }).removeClient() // bob signs out in tab Y
+    await sleep(5)
+    x.setQueryData(['me', 2], { owner: 'bob' })
+    await persistQueryClientSave({ queryClient: x, persister: px })
+    expect(await restoredOwners(name)).toStrictEqual([])
+  })
+
   it("the tab that signs out: its own save that outlasts the removal's waits writes no manifest", async () => {
     const name = dbName()
     const inner = createIdbStore({ dbName: name })

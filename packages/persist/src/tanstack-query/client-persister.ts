@@ -198,8 +198,9 @@ class ClientPersister implements StowageClientPersister {
     // and takes whatever removal is there as its own (every tab signing out at a session's expiry,
     // two tabs discarding the same expired client); one handed over during the removal fixes it now.
     this.book.removal = removal
+    // The flag stays set until a removal begins with none running: an overlapping removal of this
+    // page keeps what a client handed over during the first one told.
     this.book.removalKnown = this.handedDuringRemoval
-    this.handedDuringRemoval = false
     this.firstLook = undefined
   }
 
