@@ -13,6 +13,14 @@ type PageResult = { rows: PageRow[]; longestTaskMs: number; coldLongestTaskMs: n
 const real: RealSets = { webhooks: webhookPayloads(), emojis: emojis() }
 let result: PageResult
 let version: string
+// A cell's ms; '—' where not measured (NaN, or null through WebDriver's JSON).
+const f2 = (n: number | null | undefined) => (n === null || n === undefined || Number.isNaN(n) ? '—' : n >= 10 ? n.toFixed(1) : n.toFixed(2))
+/** The rows as a Markdown table, one column per method of `names`: write / read ms. */
+const rowsTable = (rows: readonly PageRow[], names: readonly string[]): string[] => [
+  `| workload | ${names.map((n) => `${n} write / read ms`).join(' | ')} |`,
+  `|---|${names.map(() => '---').join('|')}|`,
+  ...rows.map((r) => `| ${r.workload} | ${names.map((n) => (r.cells[n] ? `${f2(r.cells[n]!.writeMs)} / ${f2(r.cells[n]!.readMs)}` : '')).join(' | ')} |`),
+]
 if (engine === 'chromium') {
   const opened = await openBenchPage('idb-page.ts', 'runIdbBench')
   version = opened.version
@@ -23,19 +31,10 @@ if (engine === 'chromium') {
   version = opened.version
   result = await opened.evaluate((sets: RealSets) => window.runIdbBench(sets), real)
   await opened.close()
-  // Through WebDriver's JSON a NaN ("not measured") arrives as null.
+  // WebDriver's JSON keeps no key order the page gave: the columns in Chromium's table's order.
   const order = ['idb-keyval (structured clone)', 'idb-keyval + JSON string', 'Stowage set/get', "Stowage set/get, compress: 'never'", 'response → JSON → structured clone put', 'response → Stowage bytes put + decode (fetchCached)']
   const names = order.filter((n) => result.rows.some((r) => r.cells[n] !== undefined))
-  const ms = (n: number | null | undefined) => (n === null || n === undefined || Number.isNaN(n) ? '—' : n >= 10 ? n.toFixed(1) : n.toFixed(2))
-  console.log(
-    [
-      `${version}, one page; medians as in the Chromium table; write = until the transaction committed, read = until the value is decoded.`,
-      '',
-      `| workload | ${names.map((n) => `${n} write / read ms`).join(' | ')} |`,
-      `|---|${names.map(() => '---').join('|')}|`,
-      ...result.rows.map((r) => `| ${r.workload} | ${names.map((n) => (r.cells[n] ? `${ms(r.cells[n]!.writeMs)} / ${ms(r.cells[n]!.readMs)}` : '')).join(' | ')} |`),
-    ].join('\n'),
-  )
+  console.log([`${version}, one page; medians as in the Chromium table; write = until the transaction committed, read = until the value is decoded.`, '', ...rowsTable(result.rows, names)].join('\n'))
   console.log(`RESULT ${JSON.stringify({ engine, rows: result.rows })}`)
   process.exit(0)
 }
@@ -49,7 +48,6 @@ const row = (w: string) => rows.find((r) => r.workload === w) as PageRow
 const ratio = (w: string, a: string, b: string, f: 'writeMs' | 'readMs') => row(w).cells[a]![f] / row(w).cells[b]![f]
 const sizeRatio = (w: string, value: unknown) => row(w).cells[stowage]!.bytes! / serialize(value).length
 const check = (ok: boolean) => (ok ? 'met' : '**missed**')
-const f2 = (n: number) => (Number.isNaN(n) ? '—' : n >= 10 ? n.toFixed(1) : n.toFixed(2))
 const hooks = 'GitHub webhooks (329 payloads, one per key)'
 const emoji = 'emojibase (one 0.78 MB array)'
 /** Issue 9's browser targets, as [name, ratio, met]. */
@@ -97,9 +95,7 @@ const lines = [
   ...targets.map(([name, value, ok]) => `| ${name} | ${value.toFixed(2)}× | ${check(ok)} |`),
   `| no main-thread task over 50 ms while storing a ${(bigBytes / 1e6).toFixed(1)} MB value (W1-150000) through the async path | longest ${longestTaskMs.toFixed(0)} ms (the page's first store, cold: ${coldLongestTaskMs.toFixed(0)} ms) | ${check(longestTaskMs <= 50)} |`,
   '',
-  `| workload | ${names.map((n) => `${n} write / read ms`).join(' | ')} |`,
-  `|---|${names.map(() => '---').join('|')}|`,
-  ...rows.map((r) => `| ${r.workload} | ${names.map((n) => (r.cells[n] ? `${f2(r.cells[n]!.writeMs)} / ${f2(r.cells[n]!.readMs)}` : '')).join(' | ')} |`),
+  ...rowsTable(rows, names),
   '',
   'Bytes: Stowage stores the envelope (W1-1000: ' + row('W1-1000').cells[stowage]!.bytes + ' B, W2: ' + row('W2').cells[stowage]!.bytes + ' B); the structured clone of W1-1000 is ' + serialize(w1(1000)).length + ' B and of W2 ' + serialize(w2()).length + ' B (v8.serialize).',
 ]
