@@ -7,7 +7,7 @@ import { QueryClient } from '@tanstack/query-core'
 import { persistQueryClientRestore, persistQueryClientSave } from '@tanstack/query-persist-client-core'
 import { describe, expect, it } from 'vitest'
 import { createStowageClientPersister } from '../src/tanstack-query/index.js'
-import { dbName, keysOf } from './helpers.js'
+import { dbName, keysOf, withMethod } from './helpers.js'
 
 const client = () => new QueryClient({ defaultOptions: { queries: { gcTime: Infinity, staleTime: Infinity } } })
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -27,22 +27,6 @@ async function restoredOwners(name: string): Promise<string[]> {
     .getQueryCache()
     .getAll()
     .map((q) => (q.state.data as { owner: string }).owner)
-}
-
-/** `inner` with one method replaced. */
-function withMethod<K extends keyof Store>(inner: Store, name: K, method: NonNullable<Store[K]>): Store {
-  return {
-    name: 'wrapped',
-    get: (k) => inner.get(k),
-    set: (k, v, o) => inner.set(k, v, o),
-    delete: (k) => inner.delete(k),
-    getMany: (k) => inner.getMany!(k),
-    setMany: (e) => inner.setMany!(e),
-    deleteMany: (k) => inner.deleteMany!(k),
-    clear: (p) => inner.clear!(p),
-    keys: (p) => inner.keys!(p),
-    [name]: method,
-  }
 }
 
 /** A store over the database `name` whose `clear` (a removal's delete) waits for `release()`; `cleared` resolves once it is called. */

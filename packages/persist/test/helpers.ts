@@ -99,3 +99,19 @@ export async function savedItems(count: number): Promise<{ store: IdbStore; code
   const manifest = codec.decode<Record<string, unknown> & { segments: string[] }>((await store.get(MANIFEST_KEY))!)
   return { store, codec, manifest, firstSegment: `tanstack-query-client:s:${manifest.segments[0]}` }
 }
+
+/** `inner` with one method replaced. */
+export function withMethod<K extends keyof Store>(inner: Store, name: K, method: NonNullable<Store[K]>): Store {
+  return {
+    name: 'wrapped',
+    get: (k) => inner.get(k),
+    set: (k, v, o) => inner.set(k, v, o),
+    delete: (k) => inner.delete(k),
+    getMany: (k) => inner.getMany!(k),
+    setMany: (e) => inner.setMany!(e),
+    deleteMany: (k) => inner.deleteMany!(k),
+    clear: (p) => inner.clear!(p),
+    keys: (p) => inner.keys!(p),
+    [name]: method,
+  }
+}

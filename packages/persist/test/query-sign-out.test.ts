@@ -6,7 +6,7 @@ import { QueryClient, QueryObserver } from '@tanstack/query-core'
 import { persistQueryClientRestore, persistQueryClientSave } from '@tanstack/query-persist-client-core'
 import { describe, expect, it } from 'vitest'
 import { createQueryStorage, createStowageClientPersister, createStowageQueryPersister } from '../src/tanstack-query/index.js'
-import { dbName, keysOf } from './helpers.js'
+import { dbName, keysOf, withMethod } from './helpers.js'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -88,7 +88,7 @@ describe('removeClient of the per-query persister', () => {
     const name = dbName()
     const inner = createIdbStore({ dbName: name })
     let batches = 0
-    const store: Store = { ...inner, name: 'counting', get: (k) => inner.get(k), set: (k, v, o) => inner.set(k, v, o), delete: (k) => inner.delete(k), keys: (p) => inner.keys(p), getMany: (k) => inner.getMany(k), deleteMany: (k) => inner.deleteMany(k), setMany: (e) => (batches++, inner.setMany(e)) }
+    const store = withMethod(inner, 'setMany', (e) => (batches++, inner.setMany(e)))
     const persister = createStowageQueryPersister({ store, sliceMs: 1 })
     const qc = new QueryClient({ defaultOptions: { queries: { persister: persister.persisterFn, gcTime: Infinity } } })
     const stop = persister.persistManualUpdates(qc)
@@ -109,22 +109,13 @@ function gatedStore(inner: Store) {
   const afterListing = new Promise<void>((r) => (listed = r))
   let release!: () => void
   const gate = new Promise<void>((r) => (release = r))
-  const store: Store = {
-    name: 'gated',
-    get: (k) => inner.get(k),
-    set: (k, v, o) => inner.set(k, v, o),
-    delete: (k) => inner.delete(k),
-    setMany: (e) => inner.setMany!(e),
-    deleteMany: (k) => inner.deleteMany!(k),
-    keys: (p) => inner.keys!(p),
-    getMany: async (k) => {
-      if (armed) {
-        listed()
-        await gate
-      }
-      return inner.getMany!(k)
-    },
-  }
+  const store = withMethod(inner, 'getMany', async (k) => {
+    if (armed) {
+      listed()
+      await gate
+    }
+    return inner.getMany!(k)
+  })
   return { store, arm: () => (armed = true), afterListing, release }
 }
 
