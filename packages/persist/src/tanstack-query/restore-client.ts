@@ -81,7 +81,7 @@ function asQuery(ctx: SegmentContext, element: unknown): DehydratedQuery | undef
  * Reads the stored client as its manifest lists it, and makes `book` what it lists.
  *
  * @param ctx - where and how.
- * @param book - filled with the segments and queries read.
+ * @param book - a new book, filled with the segments and queries read and the removal record found.
  * @returns the persisted client, or `undefined` when none is stored.
  * @throws {StowageError} the store's errors; the decoder's codes, or CORRUPT, for a damaged manifest.
  */
@@ -143,8 +143,7 @@ async function restoreWith(ctx: SegmentContext, book: SegmentBook, worker: Compr
   book.stale.clear()
   book.known = true
   book.save = manifest?.save
-  book.removalKnown = true
-  book.removal = removal
+  book.see(removal)
   if (manifest === undefined) return undefined
   // Segment i opened: inflating at once, decoded once `go` is called.
   const open = (i: number): { elements: Promise<readonly unknown[] | undefined>; go: () => void } => {
