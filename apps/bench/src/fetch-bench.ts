@@ -56,7 +56,7 @@ const server = createServer((req, res) => {
   if (body === undefined || (kind !== 'json' && kind !== 'stowage')) return res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><script type="module" src="/page.js"></script>')
   // Both as a server that keeps the bytes would send them: a validator, revalidate every time.
   const [bytes, etag, type] = kind === 'json' ? [body.json, body.jsonEtag, 'application/json'] : [body.envelope, body.envelopeEtag, 'application/vnd.stowage']
-  const headers = { ETag: etag, 'Cache-Control': 'no-cache', 'Content-Type': type, Vary: 'Accept' }
+  const headers = { ETag: etag, 'Cache-Control': 'max-age=0', 'Content-Type': type, Vary: 'Accept' }
   const answer = () => {
     if (req.headers['if-none-match'] === etag) return res.writeHead(304, headers).end()
     res.writeHead(200, { ...headers, 'Content-Length': String(bytes.length) }).end(bytes)

@@ -38,7 +38,7 @@ const server = createServer((req, res) => {
   if (req.url === '/page.js') return res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(bundle)
   if (kind !== 'json' && kind !== 'stowage') return res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><script type="module" src="/page.js"></script>')
   const { bytes, etag, type } = bodies[kind]
-  const headers = { ETag: etag, 'Cache-Control': 'no-cache', 'Content-Type': type, Vary: 'Accept' }
+  const headers = { ETag: etag, 'Cache-Control': 'max-age=0', 'Content-Type': type, Vary: 'Accept' }
   if (req.headers['if-none-match'] === etag) return res.writeHead(304, headers).end()
   res.writeHead(200, { ...headers, 'Content-Length': String(bytes.length) }).end(bytes)
 })

@@ -6,10 +6,10 @@
 // deadline, a bounded body) is fetch-transport.ts's.
 import { createCodec, dictionaryId, inspect, StowageError, StowageErrorCode, withoutTags, withValidator, type Cache, type CacheClaim, type Codec, type HttpValidator } from '@stowage/core'
 import { DICTIONARY_HEADER, ensureDictionary } from './dictionaries.js'
-import { crossOrigin, crossOriginRedirect, keepDecision, mayStandIn, onErrorStatus, parseCacheControl } from './fetch-policy.js'
+import { crossOrigin, crossOriginRedirect, keepDecision, mayStandIn, onErrorStatus, parseCacheControl, speaksFor } from './fetch-policy.js'
 import { isRedirect, online, pageUrl, readBody, startDeadline, type Deadline } from './fetch-transport.js'
 import { STOWAGE_MEDIA_TYPE } from './media-type.js'
-import { scopedCache } from './scope.js'
+import { isScoped, scopedCache } from './scope.js'
 import { hintStorage, sendable, ValidatorHints, type HintStorage } from './validator-hints.js'
 
 /** Default of {@link FetchCachedOptions.timeout}: 30 s for the headers and the body together. */
@@ -21,7 +21,12 @@ export interface FetchCachedOptions {
   // Any cache, typed by schemas or not: keys here are URLs or route parameters.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly cache: Cache<any>
-  /** The cache key. Defaults to the URL. */
+  /**
+   * The cache key. Defaults to the URL; one relative to the page (`profile`, `../me`, `?page=2`)
+   * resolved against the page's, as `fetch` resolves it: `profile` asked from `/users/ada/` and from
+   * `/users/bob/` is two keys, never one copy. An absolute URL or a path from the root (`/api/me`)
+   * is the key as written.
+   */
   readonly key?: string
   /**
    * Whose entry this is: the app sets it at sign-in (a user id, or a hash of one: letters, digits,
@@ -106,7 +111,8 @@ export interface FetchCachedResult<T> {
 
 const HEADER_ALLOWANCE = 1024
 
-type Exchange = { readonly response: Response; readonly bytes?: Uint8Array; readonly problem?: StowageError } | { readonly failure: StowageError }
+type Answered = { readonly response: Response; readonly bytes?: Uint8Array; readonly problem?: StowageError }
+type Exchange = Answered | { readonly failure: StowageError }
 
 /**
  * Fetches a Stowage envelope over HTTP and keeps the received bytes in the cache as they are (no
@@ -125,7 +131,7 @@ type Exchange = { readonly response: Response; readonly bytes?: Uint8Array; read
  *   UNSUPPORTED_VERSION, SCHEMA_MISMATCH when the response is not an envelope this cache can use.
  */
 export async function fetchCachedWithInfo<T = unknown>(url: string, options: FetchCachedOptions): Promise<FetchCachedResult<T>> {
-  const { key = url } = options
+  const key = options.key ?? keyOf(url)
   // Another method's answer is not what a GET of the URL returns (RFC 9111 §4): never kept under it, nor answered for by a kept copy.
   const method = options.init?.method?.toUpperCase() ?? 'GET'
   if (method !== 'GET') throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `fetchCached keeps GET answers only, not ${method}: use fetch (and cache.delete(url) when the request changes what a GET of it returns)`)
@@ -156,7 +162,7 @@ async function fetchClaimed<T>(
   const noStore = parseCacheControl(new Headers(init?.headers).get('Cache-Control')).has('no-store') || init?.cache === 'no-store'
   // One with the Fetch cache mode reload (or no-store) is asked without a validator.
   const reload = noStore || init?.cache === 'reload'
-  const hints = validatorHints(options)
+  const hints = validatorHints(options, cache)
   // What the hints know of the key; a no-store request answers from nothing and waits for the delete.
   const guess = reload ? undefined : hints?.guess(cache.namespace, key)
   if (noStore) await cache.delete(key)
@@ -199,6 +205,12 @@ async function fetchClaimed<T>(
       sent = usable
       exchange = await exchangeWith(url, options, sent, context)
     }
+    // One that names another representation than the copy's (its own ETag, RFC 9111 §4.3.4) does
+    // not make the copy current: asked again without a validator, the 200 replaces the copy.
+    if (notModified(exchange) && !speaksFor(exchange.response, sent)) {
+      sent = undefined
+      exchange = await exchangeWith(url, options, undefined, context)
+    }
     revalidated = notModified(exchange) && sameValidator(sent, usable)
   } catch (e) {
     deadline.abandon()
@@ -208,12 +220,12 @@ async function fetchClaimed<T>(
   }
   const stored = storedValue === undefined ? undefined : found
   const result = await answer<T>(url, options, cache, key, claim, { exchange, found, stored, storedValue, page, requestCrossOrigin, deadline, revalidated })
-  // What the next call will find stored: the copy kept now or still kept; no copy; or, when a
-  // write, delete or clear of the key came meanwhile, nothing known (it waits for the store). A
-  // call that failed leaves the hint as it was.
+  // What the next call will find stored: the copy kept now or still kept, or else nothing known
+  // (it waits for the store). A call that failed leaves the hint as it was.
+  // An answer not kept leaves nothing behind: one bound to who asked (private, a request with
+  // Authorization) would leave the user's URL in storage that outlives their sign-out.
   if (result.kept) hints?.remember(cache.namespace, key, revalidator(result.bytes))
-  else if (claim.superseded) hints?.forget(cache.namespace, key)
-  else hints?.remember(cache.namespace, key, undefined)
+  else hints?.forget(cache.namespace, key)
   return result
 }
 
@@ -268,7 +280,9 @@ async function answer<T>(
     return { ...fromStore('revalidated', problem), kept: false }
   }
   if (response.status !== 200 || exchange.bytes === undefined) {
-    const failure = new StowageError(StowageErrorCode.STORE_ERROR, `fetching ${url} failed: HTTP ${response.status} ${response.statusText}`.trimEnd(), { cause: response })
+    const failure = isRedirect(response)
+      ? new StowageError(StowageErrorCode.STORE_ERROR, `fetching ${url} failed: the server redirected (HTTP ${response.status || 'redirect'}) and init.redirect is '${init?.redirect ?? 'follow'}'`, { cause: response })
+      : new StowageError(StowageErrorCode.STORE_ERROR, `fetching ${url} failed: HTTP ${response.status} ${response.statusText}`.trimEnd(), { cause: response })
     const action = onErrorStatus(response.status)
     if (action === 'stale' && stored !== undefined && standIn) return fromStore('stale', failure)
     if (action === 'drop' && found !== undefined) await cache.delete(key)
@@ -311,9 +325,29 @@ async function codecFor(cache: Cache<any>, received: Uint8Array, dictionaryUrl: 
   return dictionary === undefined ? cache.codec : createCodec({ ...cache.codec.options, dictionaries: [...own, dictionary] })
 }
 
-// The hints a call uses: none with a scope (a user's requests never carry what another's learnt).
-function validatorHints(options: FetchCachedOptions): ValidatorHints | undefined {
-  const storage = options.scope === undefined ? hintStorage(options.validatorHints) : undefined
+// The default key: the URL as given when it names one resource wherever it is asked from (an
+// absolute URL, or a path from the origin's root: the store is the origin's own); one relative to
+// the page (`profile`, `../me`, `?page=2`, `//host/x`) resolved against the page's, as fetch
+// resolves it, so that one written alike on two pages never shares a copy.
+function keyOf(url: string): string {
+  const rooted = url.startsWith('/') && !url.startsWith('//')
+  const page = rooted || ABSOLUTE_URL.test(url) ? undefined : pageUrl()
+  if (page === undefined) return url
+  try {
+    return new URL(url, page).href
+  } catch {
+    return url // fetch refuses it as well
+  }
+}
+
+const ABSOLUTE_URL = /^[A-Za-z][A-Za-z0-9+.-]*:/
+
+// The hints a call uses: none for a user's partition, whether given as `scope` or as a cache
+// scopedCache made (a user's requests never carry what another's learnt, and nothing of theirs is
+// left in storage that a sign-out in another tab could miss).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function validatorHints(options: FetchCachedOptions, cache: Cache<any>): ValidatorHints | undefined {
+  const storage = options.scope === undefined && !isScoped(cache) ? hintStorage(options.validatorHints) : undefined
   return storage === undefined ? undefined : new ValidatorHints(storage)
 }
 
@@ -322,7 +356,7 @@ function sameValidator(a: HttpValidator | undefined, b: HttpValidator | undefine
   return a !== undefined && b !== undefined && a.kind === b.kind && a.value === b.value
 }
 
-function notModified(exchange: Exchange): boolean {
+function notModified(exchange: Exchange): exchange is Answered {
   return 'response' in exchange && exchange.response.status === 304
 }
 
@@ -380,16 +414,19 @@ async function exchangeWith(url: string, options: FetchCachedOptions, validator:
     headers.delete('If-Modified-Since')
     if (conditional) headers.set(validator!.kind === 'etag' ? 'If-None-Match' : 'If-Modified-Since', validator!.value)
     // A request with the kept copy's validator never follows a redirect, even with the app's
-    // `redirect: 'follow'` (only 'error' is kept, which follows none): asked again without it.
+    // `redirect: 'follow'`: asked again without it. With the app's 'error', none is followed
+    // either, and the redirect is the server's answer (rejected below), not a failed request that
+    // a kept copy could answer for: fetch itself would throw as it throws when offline.
     const asked = options.init?.redirect
-    const redirect = conditional ? (asked === 'error' ? 'error' : 'manual') : (asked ?? 'follow')
+    const manual = conditional || asked === 'error'
+    const redirect = manual ? 'manual' : (asked ?? 'follow')
     // A conditional request bypasses the browser's HTTP cache (Fetch does so only in its default
     // mode): in no-cache mode it would revalidate its own older copy and hand that back as a 200.
     const cacheMode = conditional ? 'no-store' : options.init?.cache
     const response = await fetchFn(url, { ...options.init, headers, redirect, signal: deadline.signal, ...(cacheMode === undefined ? {} : { cache: cacheMode }) })
-    if (!conditional || !isRedirect(response)) return response
+    if (!manual || !isRedirect(response)) return response
     await response.body?.cancel().catch(() => {})
-    return send(false)
+    return asked === 'error' ? response : send(false)
   }
   let problem: StowageError | undefined
   try {

@@ -9,6 +9,7 @@
 // request or a 500/502/503/504 (stale-if-error, RFC 5861 §4), never for a 4xx; 401/403/404/410
 // drop it. `http-cache-semantics` was weighed and not used: it keeps a policy object beside each
 // entry (a second record here), and it is 2.8 KB minified and gzipped against 0.9 KB for these rules.
+import type { HttpValidator } from '@stowage/core'
 
 /** The Cache-Control directives of one header, names lower-cased; a directive without a value is `true`. */
 export type CacheControl = ReadonlyMap<string, string | true>
@@ -84,8 +85,8 @@ export type KeepDecision = { readonly keep: true; readonly ttl: number | undefin
  * Not kept: `no-store` (request or response), `Vary: *`, `Vary` on a request header other than
  * Accept, Accept-Encoding, Origin, Cookie and Authorization; without a scope also `private`,
  * `Vary: Cookie`/`Authorization`, a request with `Authorization` or `Cookie`, and cookies sent to
- * another origin (`credentials: 'include'`); `must-revalidate`/`proxy-revalidate` unless the app gave
- * `staleIfError`. Kept for: `staleIfError` when the app gave it; else `max-age` + `stale-if-error`
+ * another origin (`credentials: 'include'`); `must-revalidate`/`proxy-revalidate` and `no-cache`
+ * (unqualified) unless the app gave `staleIfError`. Kept for: `staleIfError` when the app gave it; else `max-age` + `stale-if-error`
  * less the response's `Age` when it names `stale-if-error` (at most `ttl`, else the cache's TTL;
  * not kept when that is 0 or less); else `ttl`. A request with the Fetch cache mode `no-store` is not kept either.
  */
@@ -111,6 +112,10 @@ export function keepDecision(request: PolicyRequest, response: { readonly header
   }
   if (request.staleIfError !== undefined) return { keep: true, ttl: request.staleIfError, by: 'app' }
   if (said.has('must-revalidate') || said.has('proxy-revalidate')) return refuse('Cache-Control: must-revalidate (a copy could never stand in for the server)')
+  // no-cache forbids using the response without the server's word (RFC 9111 §5.2.2.4, §4.2.4),
+  // and a kept copy here is one that may answer when the server cannot; stale-if-error does not
+  // lift it. Qualified (no-cache="Set-Cookie") it names header fields, which are not kept.
+  if (said.get('no-cache') === true) return refuse('Cache-Control: no-cache (a copy could never stand in for the server: send max-age=0 instead)')
   const staleIfError = seconds(said, 'stale-if-error')
   if (staleIfError === undefined) return { keep: true, ttl: request.ttl, by: request.ttl === undefined ? 'cache' : 'app' }
   // The window runs from when the response was made: what it spent in caches on the way (`Age`,
@@ -132,6 +137,19 @@ export function mayStandIn(request: Pick<PolicyRequest, 'headers' | 'cache'>): b
   if (header === null) return !parseCacheControl(request.headers.get('Pragma')).has('no-cache')
   const asked = parseCacheControl(header)
   return !asked.has('no-cache') && seconds(asked, 'max-age') !== 0
+}
+
+/**
+ * Whether a 304 speaks for the copy revalidated with `validator` (RFC 9111 §4.3.4): yes when it
+ * names no ETag; when it names one, only the copy's own (a strong ETag the same, a weak one the
+ * same opaque tag), never for a copy revalidated by its Last-Modified or with none.
+ */
+export function speaksFor(response: { readonly headers: Headers }, validator: HttpValidator | undefined): boolean {
+  const etag = response.headers.get('ETag')?.trim()
+  if (etag === undefined) return true
+  if (validator?.kind !== 'etag') return false
+  const opaque = (tag: string) => (tag.startsWith('W/') ? tag.slice(2) : tag)
+  return etag.startsWith('W/') ? opaque(etag) === opaque(validator.value) : etag === validator.value
 }
 
 /**

@@ -25,3 +25,12 @@ export function scopedCache<C extends Cache<any>>(cache: C, scope: string): C {
   if (scoped === undefined) byScope.set(scope, (scoped = cache.withNamespace(`scope:${scope}`)))
   return scoped as C
 }
+
+// The scope segment of a namespace: `scope:<scope>`, at the start or after a `:`.
+const SCOPE_SEGMENT = /(?:^|:)scope:[A-Za-z0-9_.-]{1,200}(?::|$)/
+
+/** Whether `cache` is a user's partition: made by {@link scopedCache}, or a namespace within one. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function isScoped(cache: Cache<any>): boolean {
+  return SCOPE_SEGMENT.test(cache.namespace)
+}

@@ -17,7 +17,12 @@ export interface EnvelopeRequest {
 
 /** Options of {@link envelopeResponse}. Every field is optional. */
 export interface ServeOptions {
-  /** The `Cache-Control` header. Defaults to `'no-cache'` ({@link DEFAULT_CACHE_CONTROL}): clients keep the bytes and revalidate, and a 304 is cheap. */
+  /**
+   * The `Cache-Control` header. Defaults to `'max-age=0'` ({@link DEFAULT_CACHE_CONTROL}): clients
+   * keep the bytes and revalidate on every request (a 304 is cheap), and a kept copy may answer
+   * when the server cannot be reached, which `no-cache` forbids (RFC 9111 §4.2.4); add
+   * `stale-if-error=<seconds>` to bound how long.
+   */
   readonly cacheControl?: string
   /** Decodes the envelope for clients that ask for JSON. Defaults to the cache's codec in {@link serveCached}, else a default codec made on demand. */
   readonly codec?: Codec
@@ -45,7 +50,7 @@ export interface ServeOptions {
 }
 
 /** Default of {@link ServeOptions.cacheControl}. */
-export const DEFAULT_CACHE_CONTROL = 'no-cache'
+export const DEFAULT_CACHE_CONTROL = 'max-age=0'
 
 let defaultCodec: Codec | undefined
 

@@ -80,7 +80,7 @@ describe('fetchCached: what may be kept', () => {
   })
 
   it('keeps a private or Vary: Cookie response only in a per-user scope, where no other user finds it', async () => {
-    const s = await server(envelope(userA, { 'Cache-Control': 'private, no-cache', Vary: 'Accept, Cookie' }))
+    const s = await server(envelope(userA, { 'Cache-Control': 'private, max-age=0', Vary: 'Accept, Cookie' }))
     const cache = newCache()
     // Without a scope: returned, not kept.
     expect(await fetchCachedWithInfo(s.url, { cache })).toMatchObject({ value: userA, kept: false })

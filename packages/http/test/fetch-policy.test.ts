@@ -1,6 +1,6 @@
 // fetchCached's caching rules alone, without a transport (fetch-policy.ts).
 import { describe, expect, it } from 'vitest'
-import { crossOrigin, crossOriginRedirect, keepDecision, onErrorStatus, parseCacheControl, type PolicyRequest } from '../src/fetch-policy.js'
+import { crossOrigin, crossOriginRedirect, keepDecision, onErrorStatus, parseCacheControl, speaksFor, type PolicyRequest } from '../src/fetch-policy.js'
 
 const request = (over: Omit<Partial<PolicyRequest>, 'headers'> & { headers?: Record<string, string> } = {}): PolicyRequest => ({ crossOrigin: false, scoped: false, ...over, headers: new Headers(over.headers) })
 const response = (headers: Record<string, string>) => ({ headers: new Headers(headers) })
@@ -20,14 +20,23 @@ describe('keepDecision', () => {
     expect(keepDecision(request({ headers: { 'Cache-Control': 'no-store' } }), response({}))).toMatchObject({ keep: false })
   })
 
-  it('keeps a plain or no-cache response for the ttl given (the cache default when none)', () => {
+  it('keeps a plain or max-age=0 response for the ttl given (the cache default when none)', () => {
     expect(keepDecision(request(), response({}))).toStrictEqual({ keep: true, ttl: undefined, by: 'cache' })
-    expect(keepDecision(request({ ttl: 5000 }), response({ 'Cache-Control': 'no-cache' }))).toStrictEqual({ keep: true, ttl: 5000, by: 'app' })
+    expect(keepDecision(request({ ttl: 5000 }), response({ 'Cache-Control': 'max-age=0' }))).toStrictEqual({ keep: true, ttl: 5000, by: 'app' })
+  })
+
+  it('does not keep a no-cache response (no copy may answer without the server, RFC 9111 §4.2.4), even with stale-if-error, unless the app gives staleIfError', () => {
+    for (const cc of ['no-cache', 'No-Cache, max-age=60', 'no-cache, stale-if-error=300', 'private, no-cache']) {
+      expect(keepDecision(request({ scoped: true }), response({ 'Cache-Control': cc }))).toMatchObject({ keep: false, why: expect.stringContaining('no-cache') })
+    }
+    expect(keepDecision(request({ staleIfError: 2000 }), response({ 'Cache-Control': 'no-cache' }))).toStrictEqual({ keep: true, ttl: 2000, by: 'app' })
+    // Qualified, it names header fields (not kept here): the response itself may be.
+    expect(keepDecision(request(), response({ 'Cache-Control': 'no-cache="Set-Cookie"' }))).toStrictEqual({ keep: true, ttl: undefined, by: 'cache' })
   })
 
   it('keeps private, Vary: Cookie/Authorization and Authorization requests only in a scope', () => {
     const bound = [
-      [request(), response({ 'Cache-Control': 'private, no-cache' })],
+      [request(), response({ 'Cache-Control': 'private, max-age=0' })],
       [request(), response({ Vary: 'Accept, Cookie' })],
       [request(), response({ Vary: 'authorization' })],
       [request({ headers: { Authorization: 'Bearer a' } }), response({})],
@@ -49,7 +58,7 @@ describe('keepDecision', () => {
 
   it('bounds the kept time by max-age + stale-if-error, and by the ttl given', () => {
     expect(keepDecision(request(), response({ 'Cache-Control': 'max-age=60, stale-if-error=300' }))).toStrictEqual({ keep: true, ttl: 360_000, by: 'response' })
-    expect(keepDecision(request({ ttl: 1000 }), response({ 'Cache-Control': 'no-cache, stale-if-error=300' }))).toStrictEqual({ keep: true, ttl: 1000, by: 'response' })
+    expect(keepDecision(request({ ttl: 1000 }), response({ 'Cache-Control': 'max-age=0, stale-if-error=300' }))).toStrictEqual({ keep: true, ttl: 1000, by: 'response' })
     // Without the app's ttl, the cache's own TTL caps a response's window.
     expect(keepDecision(request({ cacheTtl: 60_000 }), response({ 'Cache-Control': 'max-age=60, stale-if-error=31536000' }))).toStrictEqual({ keep: true, ttl: 60_000, by: 'response' })
     expect(keepDecision(request(), response({ 'Cache-Control': 'max-age=0, stale-if-error=0' }))).toMatchObject({ keep: false })
@@ -83,5 +92,23 @@ describe('crossOriginRedirect', () => {
     expect(crossOrigin('/api/me', 'http://app.example/page', 'http://app.example/page')).toBe(false)
     expect(crossOrigin('http://api.example/me', 'http://app.example/page', 'http://app.example/page')).toBe(true)
     expect(crossOrigin('/api/me', 'http://app.example/')).toBe(true)
+  })
+})
+
+describe('speaksFor (which copy a 304 revalidates, RFC 9111 §4.3.4)', () => {
+  const etag = (value: string) => ({ kind: 'etag' as const, value })
+  const with304 = (headers: Record<string, string>) => ({ headers: new Headers(headers) })
+  it('a 304 without an ETag speaks for the copy it answered', () => {
+    expect(speaksFor(with304({}), etag('"a"'))).toBe(true)
+    expect(speaksFor(with304({}), { kind: 'last-modified', value: 'Tue, 01 Jan 2030 00:00:00 GMT' })).toBe(true)
+  })
+  it("one with an ETag only for the copy of that ETag: a strong one exactly, a weak one by its opaque tag", () => {
+    expect(speaksFor(with304({ ETag: '"a"' }), etag('"a"'))).toBe(true)
+    expect(speaksFor(with304({ ETag: '"b"' }), etag('"a"'))).toBe(false)
+    expect(speaksFor(with304({ ETag: 'W/"a"' }), etag('"a"'))).toBe(true)
+    expect(speaksFor(with304({ ETag: 'W/"a"' }), etag('W/"a"'))).toBe(true)
+    expect(speaksFor(with304({ ETag: '"a"' }), etag('W/"a"'))).toBe(false)
+    expect(speaksFor(with304({ ETag: '"a"' }), { kind: 'last-modified', value: 'Tue, 01 Jan 2030 00:00:00 GMT' })).toBe(false)
+    expect(speaksFor(with304({ ETag: '"a"' }), undefined)).toBe(false)
   })
 })

@@ -36,7 +36,7 @@ function listen(server: Server): Promise<string> {
 }
 
 // The app's own server: the page, sign-in and sign-out, and /api/me as a Stowage server sends it
-// for a signed-in user (private, no-cache, Vary: Accept, Cookie).
+// for a signed-in user (private, max-age=0, Vary: Accept, Cookie).
 async function handle(script: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', origin)
   const sid = /(?:^|;\s*)sid=([^;]+)/.exec(req.headers.cookie ?? '')?.[1]
@@ -59,7 +59,7 @@ async function handle(script: string, req: IncomingMessage, res: ServerResponse)
   if (held !== undefined) arrived?.()
   await held
   if (user === undefined) return void res.writeHead(401, { 'Cache-Control': 'no-store' }).end()
-  await sendNodeResponse(res, await envelopeResponse(fromNodeRequest(req), codec.encode(record(user)), { cacheControl: 'private, no-cache', vary: ['Cookie'] }))
+  await sendNodeResponse(res, await envelopeResponse(fromNodeRequest(req), codec.encode(record(user)), { cacheControl: 'private, max-age=0', vary: ['Cookie'] }))
 }
 
 beforeAll(async () => {
