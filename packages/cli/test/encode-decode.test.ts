@@ -74,6 +74,19 @@ describe('stowage encode / decode', () => {
     expect(again.stdoutBytes.equals(original)).toBe(true)
   })
 
+  it('--tagged refuses a Date that is not an ISO 8601 string rather than store the invalid Date', async () => {
+    for (const value of ['"not a date"', '"2023"', '"2023-11-14T22:13"', '"2023-13-45T00:00:00Z"', '5']) {
+      const r = await runCli(['encode', '--tagged'], `{"$stowage":"Date","value":${value}}`)
+      expect(r.code).toBe(1)
+      expect(r.stderr).toMatch(/Date needs an ISO 8601 string/)
+    }
+    for (const [value, iso] of [['"2023-11-14T22:13:20.000Z"', '2023-11-14T22:13:20.000Z'], ['"2023-11-14"', '2023-11-14T00:00:00.000Z'], ['"2023-11-14T23:13:20+01:00"', '2023-11-14T22:13:20.000Z']]) {
+      const r = await runCli(['encode', '--tagged'], `{"$stowage":"Date","value":${value}}`)
+      expect(r.code).toBe(0)
+      expect((decode(r.stdoutBytes) as Date).toISOString()).toBe(iso)
+    }
+  })
+
   it('says what is wrong with input that is not JSON or not an envelope, with exit code 1 and no stack', async () => {
     const notJson = await runCli(['encode'], '{"a": ')
     expect(notJson.code).toBe(1)

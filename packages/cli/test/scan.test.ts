@@ -84,6 +84,27 @@ describe('stowage scan', () => {
     expect(text.stdout).toMatch(/ratio to JSON: 0\.\d+×, 95% interval 0\.\d+–0\.\d+/)
   })
 
+  it('values too small for a dictionary and JSON the codec refuses: the report says so, and scan still succeeds', async () => {
+    const url = inject('redisUrl')
+    const client = redisClient()
+    const p = uniquePrefix('scan-small')
+    const pipeline = client.pipeline()
+    for (let i = 0; i < 50; i++) pipeline.set(`${p}tiny:${i}`, JSON.stringify([i]), 'EX', 600)
+    pipeline.set(`${p}deep`, '['.repeat(150) + ']'.repeat(150), 'EX', 600)
+    await pipeline.exec()
+    const { code, stdout, stderr } = await runCli(['scan', url, '--match', `${p}*`, '--json', '--sample', '100'])
+    expect(stderr).toBe('')
+    expect(code).toBe(0)
+    const { jsonEstimate: e } = JSON.parse(stdout)
+    expect(e.sampleSize).toBe(50)
+    expect(e.withDictionary).toBeNull()
+    expect([e.sampleInvalid, e.sampleRefused]).toStrictEqual([0, 1])
+    const text = await runCli(['scan', url, '--match', `${p}*`, '--sample', '100'])
+    expect(text.code).toBe(0)
+    expect(text.stdout).toMatch(/left out of the sample: 0 not valid JSON, 1 refused by the codec/)
+    client.disconnect()
+  })
+
   it('honours --rate roughly', async () => {
     const url = inject('redisUrl')
     const client = redisClient()

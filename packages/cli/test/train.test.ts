@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, inject, it } from 'vitest'
-import { redisClient, runCli, uniquePrefix } from './run-cli.js'
+import { redisClient, runCli, STACK_LINE, uniquePrefix } from './run-cli.js'
 
 // GitHub users as the webhook examples give them: small values of one kind, the case dictionaries are for.
 const user = (i: number) => ({
@@ -76,6 +76,17 @@ describe('stowage train', () => {
     const few = await runCli(['train', url, '--match', `${p}u:1*`])
     expect(few.code).toBe(1)
     expect(few.stderr).toMatch(/11 usable values .* at least 20/)
+    // Values too small to learn from: said so, nothing stored, exit code 1 (not an empty dictionary).
+    const tiny = uniquePrefix('train-tiny')
+    const small = client.pipeline()
+    for (let i = 0; i < 30; i++) small.set(`${tiny}${i}`, JSON.stringify([i]), 'EX', 600)
+    await small.exec()
+    for (const args of [[], ['--dry-run']]) {
+      const none = await runCli(['train', url, '--match', `${tiny}*`, ...args])
+      expect(none.code).toBe(1)
+      expect(none.stderr).toMatch(/too small to learn a dictionary from/)
+      expect(none.stderr).not.toMatch(STACK_LINE)
+    }
     client.disconnect()
   })
 })

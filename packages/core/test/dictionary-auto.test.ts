@@ -116,6 +116,19 @@ describe('autoDictionary (issue 19)', () => {
     expect(() => createCache({ autoDictionary: 'yes' as never })).toThrow(expect.objectContaining({ code: StowageErrorCode.INVALID_ARGUMENT }))
   })
 
+  it('values too small to learn from are one error event, and the cache samples no more', async () => {
+    const store = createMemoryStore()
+    const cache = createCache({ store, namespace: 'tiny', autoDictionary: { samples: 20 }, local: false })
+    const errors = record(cache, 'error')
+    for (let i = 0; i < 200; i++) await cache.set(`t${i}`, [i])
+    await new Promise((r) => setTimeout(r, 20))
+    for (let i = 200; i < 260; i++) await cache.set(`t${i}`, [i])
+    expect(errors.map((e) => [e.operation, e.error.code])).toStrictEqual([['train', StowageErrorCode.INVALID_ARGUMENT]])
+    expect(errors[0]!.error.message).toContain('nothing to learn from')
+    expect(await store.get(dictionaryPointerKey('tiny'))).toBeUndefined()
+    expect(await cache.get('t259')).toStrictEqual([259])
+  })
+
   it('a pointer to a dictionary the store lacks is an error event, and writes go on without a dictionary', async () => {
     const store = createMemoryStore()
     await store.set(dictionaryPointerKey('users'), createCodec({ compress: 'never', maxDepth: 1, maxItems: 1 }).encode(0x12345678))

@@ -16,6 +16,16 @@ describe('trainDictionary', () => {
     expect(new TextDecoder('latin1').decode(a)).toContain('write:comments')
   })
 
+  it('refuses samples too small to learn from (none holds 8 bytes of MessagePack) with INVALID_ARGUMENT, never an empty dictionary', () => {
+    for (const tiny of [[{ a: 1 }, { a: 2 }], [[1], [2], [3]], [{}], [{ ok: true }]]) {
+      const e = caught(() => trainDictionary(tiny)) as StowageError
+      expect(e.code).toBe(StowageErrorCode.INVALID_ARGUMENT)
+      expect(e.message).toContain('nothing to learn from')
+    }
+    // One sample large enough among tiny ones is something to learn from.
+    expect(trainDictionary([{ a: 1 }, { login: 'octocat', url: 'https://api.github.com/users/octocat' }]).length).toBeGreaterThan(0)
+  })
+
   it('refuses bad input with INVALID_ARGUMENT', () => {
     for (const [input, options] of [[[], undefined], ['x', undefined], [samples, { size: 100 }], [samples, { size: 40_000 }], [samples, { size: 1.5 }]] as const) {
       expect((caught(() => trainDictionary(input as never, options as never)) as StowageError).code).toBe(StowageErrorCode.INVALID_ARGUMENT)

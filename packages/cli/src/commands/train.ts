@@ -45,7 +45,11 @@ export async function trainCommand(url: string, options: TrainCommandOptions): P
     if (sample.values.length < MIN_VALUES) {
       throw invalidInput(`${sample.values.length} usable values match ${JSON.stringify(options.match)} (JSON objects or arrays, or envelopes): a dictionary needs at least ${MIN_VALUES}`)
     }
-    const { dictionary, trainedOn, measured } = train(sample, options.size)
+    const trained = train(sample, options.size)
+    if (trained === undefined) {
+      throw invalidInput(`the ${sample.values.length} values that match ${JSON.stringify(options.match)} are too small to learn a dictionary from (none holds 8 bytes of MessagePack): values this small gain nothing from one`)
+    }
+    const { dictionary, trainedOn, measured } = trained
     const store = !options.dryRun && !sample.interrupted
     if (store) {
       await storeDictionary(createRedisStore({ client: redis.client }), dictionary).catch((e: unknown) => {

@@ -4,6 +4,9 @@
 import { StowageError, StowageErrorCode } from '@stowage/core'
 import { bigintSize, printsWhole } from './bigint-size.js'
 
+// What toISOString writes, and the ISO 8601 forms Date reads alike everywhere: a date, or a date and time with seconds, fractions and an offset optional.
+const ISO_DATE = /^(?:[+-]\d{6}|\d{4})-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/
+
 /** The key that marks a tagged value. */
 export const TAG = '$stowage'
 
@@ -129,9 +132,14 @@ export function fromTaggedJson(data: unknown, path = '$'): unknown {
     case 'bigint':
       if (typeof value !== 'string' || !/^-?\d+$/.test(value)) throw badTag(path, 'bigint needs a string of digits')
       return BigInt(value)
-    case 'Date':
-      if (value !== null && typeof value !== 'string') throw badTag(path, 'Date needs an ISO string or null')
-      return new Date(value === null ? Number.NaN : value)
+    case 'Date': {
+      // null is the invalid Date; a string must be an ISO 8601 date or date-time that names one
+      // (a typo must not become the invalid Date, nor "2023" a guess of the runtime's parser).
+      if (value === null) return new Date(Number.NaN)
+      const date = typeof value === 'string' && ISO_DATE.test(value) ? new Date(value) : undefined
+      if (date === undefined || Number.isNaN(date.getTime())) throw badTag(path, 'Date needs an ISO 8601 string (as 2023-11-14T22:13:20.000Z) or null')
+      return date
+    }
     case 'Map':
       if (!Array.isArray(value)) throw badTag(path, 'Map needs an array of [key, value] pairs')
       return new Map(value.map((pair: unknown, i) => {

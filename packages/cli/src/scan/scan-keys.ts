@@ -115,13 +115,21 @@ async function measureSample(redis: RedisConnection, stats: ScanStats, entries: 
   entries.forEach(({ slot, key, memory }, i) => {
     const value = check(replies[i]) as Buffer | null | undefined
     if (value === null || value === undefined) return stats.sample.discard(slot, key)
+    let parsed: unknown
     try {
-      const parsed = JSON.parse(utf8.decode(value)) as unknown
-      const envelope = encode(parsed)
-      stats.sample.measure(slot, key, { jsonBytes: value.length, stowageBytes: envelope.length, memory, memoryAsStowage: memoryWithLength(memory, value.length, envelope.length), value: parsed })
+      parsed = JSON.parse(utf8.decode(value)) as unknown
     } catch {
       stats.sampleInvalid++
-      stats.sample.discard(slot, key)
+      return stats.sample.discard(slot, key)
     }
+    let envelope: Uint8Array
+    try {
+      envelope = encode(parsed)
+    } catch {
+      // Valid JSON the codec refuses (nested past maxDepth, …): convert leaves it as JSON too.
+      stats.sampleRefused++
+      return stats.sample.discard(slot, key)
+    }
+    stats.sample.measure(slot, key, { jsonBytes: value.length, stowageBytes: envelope.length, memory, memoryAsStowage: memoryWithLength(memory, value.length, envelope.length), value: parsed })
   })
 }

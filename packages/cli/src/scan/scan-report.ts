@@ -43,6 +43,8 @@ export interface ScanReport {
     readonly estimatedMemory: number
     readonly memoryRatio: number
     readonly sampleInvalid: number
+    /** Valid JSON the codec refuses (nested past maxDepth, …): `convert` leaves such values as JSON. */
+    readonly sampleRefused: number
     readonly sampleTooLarge: number
     /**
      * With a preset dictionary trained on four fifths of the sample (as `stowage train` does),
@@ -97,6 +99,7 @@ export function buildScanReport(stats: ScanStats, facts: { server: string; match
           estimatedMemory: Math.round(json.memory * (memoryEstimate?.ratio ?? 1)),
           memoryRatio: memoryEstimate?.ratio ?? 1,
           sampleInvalid: stats.sampleInvalid,
+          sampleRefused: stats.sampleRefused,
           sampleTooLarge: stats.sampleTooLarge,
           withDictionary: dictionaryEstimate(sample.map((s) => s.value)),
         }
@@ -110,7 +113,9 @@ const MIN_DICTIONARY_SAMPLE = 40
 
 function dictionaryEstimate(values: readonly unknown[]): NonNullable<ScanReport['jsonEstimate']>['withDictionary'] {
   if (values.length < MIN_DICTIONARY_SAMPLE) return null
-  const { dictionary, trainedOn, measured } = train({ values }, DEFAULT_TRAIN_SIZE)
+  const trained = train({ values }, DEFAULT_TRAIN_SIZE)
+  if (trained === undefined) return null // values too small for a dictionary to help
+  const { dictionary, trainedOn, measured } = trained
   return { dictionaryBytes: dictionary.length, trainedOn, measuredOn: values.length - trainedOn, ratio: measured.with / Math.max(1, measured.json), ratioWithout: measured.without / Math.max(1, measured.json) }
 }
 
@@ -154,7 +159,7 @@ export function scanReportText(r: ScanReport): string {
     out.push(`  memory: ${formatBytes(r.kinds.json!.memory)} → about ${formatBytes(j.estimatedMemory)} (saves about ${formatBytes(r.kinds.json!.memory - j.estimatedMemory)}, with jemalloc's size classes)`)
     const d = j.withDictionary
     if (d) out.push(`  with a dictionary (${formatBytes(d.dictionaryBytes)}, trained on ${formatCount(d.trainedOn)} sampled values): ${formatRatio(d.ratio)}× JSON on the ${formatCount(d.measuredOn)} held out, against ${formatRatio(d.ratioWithout)}× without (stowage train stores one)`)
-    if (j.sampleInvalid || j.sampleTooLarge) out.push(`  left out of the sample: ${formatCount(j.sampleInvalid)} not valid JSON, ${formatCount(j.sampleTooLarge)} over 16 MiB`)
+    if (j.sampleInvalid || j.sampleRefused || j.sampleTooLarge) out.push(`  left out of the sample: ${formatCount(j.sampleInvalid)} not valid JSON, ${formatCount(j.sampleRefused)} refused by the codec (convert leaves them as JSON), ${formatCount(j.sampleTooLarge)} over 16 MiB`)
   } else if (r.kinds.json!.keys > 0) {
     out.push('', 'JSON strings as Stowage: no estimate (no sampled value could be re-encoded)')
   }

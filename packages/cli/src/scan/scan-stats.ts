@@ -29,6 +29,8 @@ export class ScanStats {
   vanished = 0
   /** Sampled JSON values that did not parse, or were too large to sample. */
   sampleInvalid = 0
+  /** Sampled JSON values the codec refuses (nested past maxDepth, too many items, …). */
+  sampleRefused = 0
   sampleTooLarge = 0
   readonly top: TopKeys
   /** JSON keys sampled for the estimate, each measured as JSON and as an envelope. */

@@ -1,5 +1,5 @@
 // What `stowage train` found: the dictionary, and what it buys on values it was not trained on.
-import { createCodec, dictionaryId, trainDictionary } from '@stowage/core'
+import { createCodec, dictionaryId, StowageError, StowageErrorCode, trainDictionary } from '@stowage/core'
 import { equivalentJsonBytes } from '../format/equivalent-json.js'
 import { formatBytes, formatCount, formatRatio } from '../format/units.js'
 import { quote, safeText } from '../format/safe-text.js'
@@ -32,13 +32,20 @@ const HOLD_OUT_EVERY = 5
  * Trains a dictionary on four fifths of the sample and measures it on the rest.
  * @param sample - from sampleValues; at least {@link MIN_VALUES} values.
  * @param size - the dictionary's size in bytes.
- * @returns the dictionary and the bytes measured on the held-out values.
+ * @returns the dictionary and the bytes measured on the held-out values; `undefined` when the
+ *   values are too small to learn anything from (none holds 8 bytes of MessagePack).
  */
-export function train(sample: Pick<ValueSample, 'values'>, size: number): { dictionary: Uint8Array; trainedOn: number; measured: TrainReport['measured'] } {
+export function train(sample: Pick<ValueSample, 'values'>, size: number): { dictionary: Uint8Array; trainedOn: number; measured: TrainReport['measured'] } | undefined {
   const training: unknown[] = []
   const held: unknown[] = []
   sample.values.forEach((v, i) => (i % HOLD_OUT_EVERY === HOLD_OUT_EVERY - 1 ? held : training).push(v))
-  const dictionary = trainDictionary(training, { size })
+  let dictionary: Uint8Array
+  try {
+    dictionary = trainDictionary(training, { size })
+  } catch (e) {
+    if (StowageError.isInstance(e) && e.code === StowageErrorCode.INVALID_ARGUMENT) return undefined
+    throw e
+  }
   const without = createCodec()
   const withDictionary = createCodec({ dictionaries: [dictionary] })
   const measured = { json: 0, without: 0, with: 0 }

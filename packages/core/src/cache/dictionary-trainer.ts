@@ -68,7 +68,8 @@ export class DictionaryTrainer {
   private readonly maxSampleBytes: number
   private readonly checkEvery: number
   private taken: Uint8Array[] = []
-  private state: 'looking' | 'sampling' | 'training' | 'waiting' | 'writing' = 'looking'
+  // 'stopped': the values sampled were too small for any dictionary; this cache trains no more.
+  private state: 'looking' | 'sampling' | 'training' | 'waiting' | 'writing' | 'stopped' = 'looking'
   // While waiting for another process's dictionary: since when, and writes seen.
   private waitingSince = 0
   private waited = 0
@@ -214,7 +215,15 @@ export class DictionaryTrainer {
     this.taken = []
     if (!(await this.claimed())) return
     const values = taken.map((bytes) => this.book.codec.decode(bytes))
-    const dictionary = this.trainOn(values, this.size)
+    let dictionary: Uint8Array
+    try {
+      dictionary = this.trainOn(values, this.size)
+    } catch (e) {
+      if (!StowageError.isInstance(e) || e.code !== StowageErrorCode.INVALID_ARGUMENT) throw e
+      // Nothing to learn from (values of a few bytes): told once, and no more rounds of sampling.
+      this.state = 'stopped'
+      throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `autoDictionary (${this.namespace}) trains no dictionary: ${e.message}`, { cause: e })
+    }
     const id = await this.book.store(dictionary)
     const pointer = this.envelopes.encode(id)
     const key = dictionaryPointerKey(this.namespace)

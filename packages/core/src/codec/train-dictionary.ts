@@ -56,7 +56,8 @@ function pick(samples: readonly Uint8Array[]): Uint8Array[] {
  * @param samples - payloads like the ones to compress; at least one, each a Uint8Array.
  * @param options - `size`: see {@link TrainOptions}.
  * @returns the dictionary: at most `size` bytes, the most useful last. Deterministic.
- * @throws {StowageError} INVALID_ARGUMENT for no samples, a sample that is not a Uint8Array, or a bad size.
+ * @throws {StowageError} INVALID_ARGUMENT for no samples, a sample that is not a Uint8Array, a bad
+ *   size, or samples that all hold fewer than 8 bytes (nothing to learn from).
  */
 export function trainDictionaryFromPayloads(samples: readonly Uint8Array[], options?: TrainOptions): Uint8Array {
   if (!Array.isArray(samples) || samples.length === 0) throw invalidArgument('trainDictionary needs at least one sample')
@@ -66,7 +67,9 @@ export function trainDictionaryFromPayloads(samples: readonly Uint8Array[], opti
     throw invalidArgument(`size must be an integer from ${MIN_SIZE} to ${MAX_SIZE}, got ${String(size)}`)
   }
   const chosen = pick(samples)
-  if (chosen.length === 0) return new Uint8Array(0)
+  // Deflate matches 3 bytes and more, and a shared k-mer is K: values this small have nothing a
+  // dictionary could give them (an empty one is no dictionary at all: codecs refuse it).
+  if (chosen.length === 0) throw invalidArgument(`nothing to learn from: no sample holds ${K} bytes or more of MessagePack (values this small gain nothing from a dictionary)`)
 
   // In how many samples each k-mer occurs (lastSeen stops one sample from counting a k-mer twice).
   const counts = new Int32Array(1 << TABLE_BITS)
