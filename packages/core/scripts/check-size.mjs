@@ -52,10 +52,14 @@ import { gzipSync } from 'node:zlib'
 // uncompressed without a promise (issue 25) added ~0.1 KiB to the whole (42.7 KiB). Refusing an
 // option the codec does not know, and decoding once a value nested over 1,000 levels before it is
 // stored (a runtime's stack may hold its encode and not its decode) added ~0.2 KiB to both (27.2
-// and 43.0 KiB): budget 43.5 KiB for the whole. The budgets catch the next growth.
+// and 43.0 KiB): budget 43.5 KiB for the whole. Refusing the options createCache (with its local
+// tier and breaker), the memory store, set and getOrSet do not know, naming the one meant (a
+// newcomer's trial: a misspelt tll or nameSpace was ignored in silence and its default used), and
+// samples too small to train a dictionary on, added ~0.6 KiB to the whole (43.6 KiB): budget 44 KiB.
+// The budgets catch the next growth.
 const budgets = [
   ['the codec', "export { encode, decode, encodeAsync, decodeAsync, createCodec, StowageError } from './dist/index.js'", 27.5 * 1024],
-  ['codec + Cache + memory store', "export * from './dist/index.js'", 43.5 * 1024],
+  ['codec + Cache + memory store', "export * from './dist/index.js'", 44 * 1024],
 ]
 
 let over = false

@@ -1,7 +1,7 @@
 // The IndexedDB store as users get it: its types and options, and the lazy wrapper that opens the
 // database on first use, falls back to memory, and hands each call to the backend in use (the
 // plain store over IndexedDB, plain-idb-store.ts, or the memory store).
-import { checkStoreEntry as checkEntry, checkStoreKey as checkKey, createMemoryStore, Emitter, StowageError, StowageErrorCode, type Store, type StoreEntry, type StoreSetOptions } from '@stowage/core'
+import { checkOptionNames, checkStoreEntry as checkEntry, checkStoreKey as checkKey, createMemoryStore, Emitter, StowageError, StowageErrorCode, type Store, type StoreEntry, type StoreSetOptions } from '@stowage/core'
 import { openDatabase } from './open-database.js'
 import { memoryBackend, type Backend } from './backend.js'
 import type { IdbStoreEvents } from './events.js'
@@ -244,6 +244,7 @@ class LazyIdbStore implements IdbStore {
  * @throws {StowageError} INVALID_ARGUMENT for a bad option.
  */
 export function createIdbStore(options: IdbStoreOptions = {}): IdbStore {
+  checkOptionNames('createIdbStore', options, ['dbName', 'storeName', 'maxBytes', 'openTimeout', 'sweepInterval', 'fallback'] satisfies ReadonlyArray<keyof IdbStoreOptions>)
   const { dbName = 'stowage', storeName = 'entries', maxBytes, openTimeout = DEFAULT_OPEN_TIMEOUT, sweepInterval = DEFAULT_IDB_SWEEP_INTERVAL, fallback = true } = options
   if (typeof dbName !== 'string' || dbName === '' || typeof storeName !== 'string' || storeName === '') throw invalid('dbName and storeName must be non-empty strings')
   if (maxBytes !== undefined && !(Number.isInteger(maxBytes) && maxBytes > 0)) throw invalid('maxBytes must be a positive integer')

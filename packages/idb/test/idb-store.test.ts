@@ -15,6 +15,10 @@ describe('indexeddb store', () => {
     while (restores.length) restores.pop()!()
   })
 
+  it('refuses an option it does not know: a misspelt dbName would open the default database', () => {
+    expect(() => createIdbStore({ dbname: 'mine' } as never)).toThrow(expect.objectContaining({ code: StowageErrorCode.INVALID_ARGUMENT, message: 'unknown createIdbStore option "dbname" (did you mean dbName?)' }) as Error)
+  })
+
   it('keeps each value as an exact-length ArrayBuffer, with expiry and access time', async () => {
     const name = dbName()
     const store = createIdbStore({ dbName: name })

@@ -8,7 +8,7 @@
 // The lease key is the prefix, then the guarded key, then, when that key has no hash tag, ':' and
 // four characters that bring it to the key's slot (slot-suffix.ts): a fenced SET reads the lease
 // in its script, and on a cluster a script's keys must share one slot.
-import { StowageError, StowageErrorCode, type LeaseRelease, type LoadLease } from '@stowage/core'
+import { checkOptionNames, StowageError, StowageErrorCode, type LeaseRelease, type LoadLease } from '@stowage/core'
 import type { RedisAdapter } from './adapter.js'
 import { ioredisAdapter, isIoredis } from './adapter-ioredis.js'
 import { isNodeRedis, nodeRedisAdapter } from './adapter-node-redis.js'
@@ -67,6 +67,7 @@ function invalid(message: string): StowageError {
  * @throws {StowageError} INVALID_ARGUMENT for an unknown client, a bad timeout or a prefix with braces.
  */
 export function createRedisLease(options: RedisLeaseOptions): LoadLease {
+  checkOptionNames('createRedisLease', options, ['client', 'prefix', 'timeout', 'fence'] satisfies ReadonlyArray<keyof RedisLeaseOptions>)
   const prefix = options.prefix ?? DEFAULT_LEASE_PREFIX
   const timeout = options.timeout ?? DEFAULT_COMMAND_TIMEOUT
   const fence = options.fence ?? true

@@ -1,4 +1,4 @@
-import { checkStoreEntry as checkEntry, checkStoreKey as checkKey, StowageError, StowageErrorCode, type Store, type StoreEntry, type StoreFence, type StoreSetOptions } from '@stowage/core'
+import { checkOptionNames, checkStoreEntry as checkEntry, checkStoreKey as checkKey, StowageError, StowageErrorCode, type Store, type StoreEntry, type StoreFence, type StoreSetOptions } from '@stowage/core'
 import { createRequire } from 'node:module'
 import { fromBuffer, type RedisAdapter } from './adapter.js'
 import { ioredisAdapter, isIoredis } from './adapter-ioredis.js'
@@ -321,6 +321,7 @@ class RedisStoreImpl implements RedisStore {
  * @throws {StowageError} INVALID_ARGUMENT for bad options or an unknown client.
  */
 export function createRedisStore(options: RedisStoreOptions): RedisStore {
+  checkOptionNames('createRedisStore', options, ['client', 'url', 'commandTimeout', 'chunkSize', 'scanCount'] satisfies ReadonlyArray<keyof RedisStoreOptions>)
   const timeout = options.commandTimeout ?? DEFAULT_COMMAND_TIMEOUT
   const chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE
   const scanCount = options.scanCount ?? 500

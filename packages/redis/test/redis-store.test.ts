@@ -9,7 +9,7 @@ import { chunkNamer, isChunkName } from '../src/chunk-names.js'
 import { MANIFEST_MAGIC, readManifest, writeManifest } from '../src/chunks.js'
 import { keySlot } from '../src/key-slot.js'
 import { startRedisServer } from '@stowage/redis-server'
-import { createRedisStore } from '../src/index.js'
+import { createRedisLease, createRedisStore } from '../src/index.js'
 
 const url = inject('redisUrl')
 const prefix = () => `stowage-test:${Math.random().toString(36).slice(2)}:`
@@ -77,6 +77,9 @@ describe('redis store', () => {
     for (const options of [{}, { url, client: raw }, { client: {} }, { url, chunkSize: 10 }, { url, commandTimeout: 0 }]) {
       expect(() => createRedisStore(options)).toThrow(expect.objectContaining({ code: StowageErrorCode.INVALID_ARGUMENT }) as Error)
     }
+    // A misspelt option is refused, not ignored with its default used.
+    expect(() => createRedisStore({ client: raw, comandTimeout: 50 } as never)).toThrow('unknown createRedisStore option "comandTimeout" (did you mean commandTimeout?)')
+    expect(() => createRedisLease({ client: raw, timout: 50 } as never)).toThrow('unknown createRedisLease option "timout" (did you mean timeout?)')
   })
 
   it('works under a Cache: compact envelopes in Redis', async () => {

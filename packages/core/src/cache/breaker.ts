@@ -6,7 +6,7 @@
 // not hold the circuit half-open, refusing every call, for good).
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
-import { positiveInteger } from '../stores/validate.js'
+import { checkOptionNames, positiveInteger } from '../stores/validate.js'
 import { Emitter } from '../events/emitter.js'
 import type { Store } from '../stores/store.js'
 import { wrapStore } from '../stores/wrap-store.js'
@@ -62,6 +62,7 @@ export class CircuitBreaker {
   /** @throws {StowageError} INVALID_ARGUMENT for a bad option. */
   constructor(options: BreakerOptions) {
     if (typeof options !== 'object' || options === null) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'breaker must be true, false or an options object')
+    checkOptionNames('breaker', options, ['failures', 'window', 'coolDown', 'probeTimeout'] satisfies ReadonlyArray<keyof BreakerOptions>)
     this.failures = positiveInteger('breaker.failures', options.failures, DEFAULT_BREAKER_FAILURES)
     this.window = positiveInteger('breaker.window', options.window, DEFAULT_BREAKER_WINDOW)
     this.coolDown = positiveInteger('breaker.coolDown', options.coolDown, DEFAULT_BREAKER_COOL_DOWN)

@@ -11,7 +11,7 @@ import type { Codec, EncodedEnvelope } from '../codec/codec.js'
 import { StowageErrorCode } from '../errors/error-codes.js'
 import type { Store } from '../stores/store.js'
 import { StowageError } from '../errors/stowage-error.js'
-import { checkKey, checkTtl } from '../stores/validate.js'
+import { checkKey, checkOptionNames, checkTtl } from '../stores/validate.js'
 import { checkNamespace, storeKey } from './keys.js'
 import type { FlightOptions } from './single-flight.js'
 import type { Entry } from './entry-opener.js'
@@ -32,6 +32,9 @@ function fresh(entry: Entry | undefined): Entry | undefined {
 }
 
 /** The cache of one namespace: the public operations, over what its namespaces share. */
+// The names of CacheSetOptions: anything else given to set is a misspelling (checkOptionNames).
+const SET_OPTION_NAMES = ['ttl', 'tags'] as const satisfies ReadonlyArray<keyof CacheSetOptions>
+
 export class StowageCache<S extends CacheSchema> implements Cache<S> {
   private readonly prefix: string
   private readonly observer: CacheObserver
@@ -104,6 +107,7 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
 
   async set(key: string, value: unknown, options?: CacheSetOptions): Promise<void> {
     checkKey(key)
+    checkOptionNames('set', options, SET_OPTION_NAMES)
     const ttl = options?.ttl ?? this.shared.ttl
     checkTtl(ttl)
     const tags = options?.tags === undefined ? undefined : checkTags(options.tags)

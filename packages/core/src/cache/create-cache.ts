@@ -10,7 +10,7 @@ import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
 import { createMemoryStore } from '../stores/memory-store.js'
 import type { Store } from '../stores/store.js'
-import { checkTtl } from '../stores/validate.js'
+import { checkOptionNames, checkTtl } from '../stores/validate.js'
 import { CircuitBreaker } from './breaker.js'
 import { Changes } from './changes.js'
 import { Claims } from './claims.js'
@@ -42,6 +42,9 @@ function localTier(option: CacheOptions['local'], store: Store | undefined): Loc
   return new LocalTier(option)
 }
 
+// The names of CacheOptions: anything else given to createCache is a misspelling (checkOptionNames).
+const CACHE_OPTION_NAMES = ['store', 'namespace', 'ttl', 'codec', 'autoDictionary', 'version', 'migrate', 'schemas', 'readErrors', 'writeErrors', 'local', 'breaker', 'lease', 'leaseTime', 'invalidation', 'measureJson'] as const satisfies ReadonlyArray<keyof CacheOptions>
+
 function circuitBreaker(option: CacheOptions['breaker'], store: Store | undefined): CircuitBreaker | undefined {
   if (option === false || (option === undefined && !isRemote(store))) return undefined
   return new CircuitBreaker(option === true || option === undefined ? {} : option)
@@ -58,6 +61,7 @@ export function createCacheWith<S extends CacheSchema>(
   train?: Train,
   handOut: (bytes: Uint8Array) => Uint8Array = (bytes) => bytes,
 ): Cache<S> {
+  checkOptionNames('createCache', options, CACHE_OPTION_NAMES)
   const namespace = options.namespace ?? DEFAULT_NAMESPACE
   checkNamespace(namespace)
   checkTtl(options.ttl)

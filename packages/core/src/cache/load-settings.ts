@@ -3,7 +3,7 @@ import type { GetOrSetOptions } from './cache-types.js'
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
 import type { StoreFence } from '../stores/store.js'
-import { checkTtl } from '../stores/validate.js'
+import { checkOptionNames, checkTtl } from '../stores/validate.js'
 import { checkTags } from './tags.js'
 
 /** How one write stores its value, settled from the call's options. */
@@ -30,6 +30,7 @@ export interface LoadSettings extends WriteSettings {
 
 /** @throws {StowageError} INVALID_ARGUMENT for a bad duration, or a stale or grace period without a ttl. */
 export function loadSettings(options: GetOrSetOptions | undefined, defaultTtl: number | undefined): LoadSettings {
+  checkOptionNames('getOrSet', options, ['ttl', 'tags', 'staleFor', 'grace', 'softTimeout', 'hardTimeout'] satisfies ReadonlyArray<keyof GetOrSetOptions>)
   const ttl = options?.ttl ?? defaultTtl
   const { staleFor, grace, softTimeout, hardTimeout } = options ?? {}
   const tags = options?.tags === undefined ? undefined : checkTags(options.tags)

@@ -5,7 +5,7 @@
 // least-recently-used; moving the entry on every hit would halve the speed of a hit).
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
-import { positiveInteger } from '../stores/validate.js'
+import { checkOptionNames, positiveInteger } from '../stores/validate.js'
 
 /** Options of the in-process tier ({@link CacheOptions.local}). */
 export interface LocalOptions {
@@ -123,6 +123,7 @@ export class LocalTier {
   /** @throws {StowageError} INVALID_ARGUMENT for a bad option. */
   constructor(options: LocalOptions) {
     if (typeof options !== 'object' || options === null) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'local must be true, false or an options object')
+    checkOptionNames('local', options, ['maxEntries', 'maxBytes', 'ttl', 'freeze', 'maxTags'] satisfies ReadonlyArray<keyof LocalOptions>)
     this.maxEntries = positiveInteger('local.maxEntries', options.maxEntries, DEFAULT_LOCAL_MAX_ENTRIES)
     this.maxBytes = positiveInteger('local.maxBytes', options.maxBytes, DEFAULT_LOCAL_MAX_BYTES)
     this.ttl = positiveInteger('local.ttl', options.ttl, DEFAULT_LOCAL_TTL)

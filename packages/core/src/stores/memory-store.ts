@@ -1,7 +1,7 @@
 import { StowageErrorCode } from '../errors/error-codes.js'
 import type { Store, StoreEntry, StoreSetOptions } from './store.js'
 import { StowageError } from '../errors/stowage-error.js'
-import { checkBytes, checkEntry, checkKey, checkTtl } from './validate.js'
+import { checkBytes, checkEntry, checkKey, checkOptionNames, checkTtl } from './validate.js'
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -287,6 +287,7 @@ class LruMemoryStore implements MemoryStore {
  * @throws {StowageError} INVALID_ARGUMENT for a bad option.
  */
 export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
+  checkOptionNames('createMemoryStore', options, ['maxBytes', 'sweepInterval'] satisfies ReadonlyArray<keyof MemoryStoreOptions>)
   const maxBytes = options.maxBytes ?? DEFAULT_MEMORY_MAX_BYTES
   const sweepInterval = options.sweepInterval ?? DEFAULT_SWEEP_INTERVAL
   if (!(Number.isInteger(maxBytes) && maxBytes > 0)) {

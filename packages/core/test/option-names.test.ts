@@ -1,0 +1,61 @@
+// A misspelt option is refused, never ignored in silence with its default used (a `tll` that left
+// entries to live forever, a `nameSpace` that left a cache on the shared default namespace).
+import { describe, expect, it } from 'vitest'
+import { checkOptionNames, createCache, createMemoryStore, StowageError, StowageErrorCode } from '../src/index.js'
+
+function refused(run: () => unknown): StowageError {
+  try {
+    run()
+  } catch (e) {
+    if (StowageError.isInstance(e)) return e
+    throw e
+  }
+  throw new Error('not refused')
+}
+
+async function refusedAsync(run: () => Promise<unknown>): Promise<StowageError> {
+  const e = await run().then(
+    () => undefined,
+    (error: unknown) => error,
+  )
+  if (e === undefined) throw new Error('not refused')
+  if (!StowageError.isInstance(e)) throw e
+  return e
+}
+
+describe('option names', () => {
+  it('createCache refuses an option it does not know, naming the one meant', () => {
+    for (const [options, message] of [
+      [{ tll: 5 }, 'unknown createCache option "tll" (did you mean ttl?)'],
+      [{ nameSpace: 'x' }, 'unknown createCache option "nameSpace" (did you mean namespace?)'],
+      [{ local: { maxEntires: 10 } }, 'unknown local option "maxEntires" (did you mean maxEntries?)'],
+      [{ store: createMemoryStore(), breaker: { failure: 3 } }, 'unknown breaker option "failure" (did you mean failures?)'],
+      [{ colour: 'blue' }, 'unknown createCache option "colour"'],
+    ] as const) {
+      const e = refused(() => createCache(options as never))
+      expect(e.code).toBe(StowageErrorCode.INVALID_ARGUMENT)
+      expect(e.message).toBe(message)
+    }
+    // Every documented option is known.
+    const cache = createCache({ store: createMemoryStore(), namespace: 'ok', ttl: 1000, codec: {}, autoDictionary: false, version: 1, migrate: (v) => v, schemas: {}, readErrors: 'miss', writeErrors: 'throw', local: { maxEntries: 10, maxBytes: 1000, ttl: 100, freeze: true, maxTags: 10 }, breaker: { failures: 3, window: 1000, coolDown: 1000, probeTimeout: 1000 }, leaseTime: 100, measureJson: false })
+    expect(cache.namespace).toBe('ok')
+  })
+
+  it('createMemoryStore, set and getOrSet refuse one as well', async () => {
+    expect(refused(() => createMemoryStore({ maxbytes: 10 } as never)).message).toBe('unknown createMemoryStore option "maxbytes" (did you mean maxBytes?)')
+    const cache = createCache({ namespace: 'calls' })
+    expect((await refusedAsync(() => cache.set('k', 1, { tll: 1000 } as never))).message).toBe('unknown set option "tll" (did you mean ttl?)')
+    expect((await refusedAsync(() => cache.getOrSet('k', () => 1, { stalefor: 10, ttl: 100 } as never))).message).toBe('unknown getOrSet option "stalefor" (did you mean staleFor?)')
+    expect(await cache.get('k')).toBeUndefined() // nothing was written
+    await cache.set('k', 1, { ttl: 1000, tags: ['t'] })
+    expect(await cache.getOrSet('j', () => 2, { ttl: 100, staleFor: 10, grace: 10, softTimeout: 10, hardTimeout: 100, tags: ['t'] })).toBe(2)
+  })
+
+  it('checkOptionNames, for store implementations: names nearest by case or by two edits, else none', () => {
+    expect(() => checkOptionNames('x', { a: 1 }, ['a', 'b'])).not.toThrow()
+    expect(() => checkOptionNames('x', undefined, ['a'])).not.toThrow()
+    expect(refused(() => checkOptionNames('myStore', { TimeOut: 1 }, ['timeout'])).message).toBe('unknown myStore option "TimeOut" (did you mean timeout?)')
+    expect(refused(() => checkOptionNames('myStore', { timout: 1 }, ['timeout'])).message).toBe('unknown myStore option "timout" (did you mean timeout?)')
+    expect(refused(() => checkOptionNames('myStore', { size: 1 }, ['timeout'])).message).toBe('unknown myStore option "size"')
+  })
+})
