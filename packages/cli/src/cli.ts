@@ -73,7 +73,8 @@ program
   .argument('[key]', 'the key, with a Redis URL')
   .argument('[field]', "a field of a hash (a bundle's field), with a Redis URL")
   .option('--json', 'print JSON (the value as tagged JSON, see decode --tagged)')
-  .action(run((source: string, key: string | undefined, field: string | undefined, options: { json?: boolean }) => inspectCommand(source, key, field, options)))
+  .option('--dictionary <file>', "the preset dictionary of an envelope from a file or standard input (a Redis source takes it from that Redis)")
+  .action(run((source: string, key: string | undefined, field: string | undefined, options: { json?: boolean; dictionary?: string }) => inspectCommand(source, key, field, options)))
 
 program
   .command('scan')
@@ -140,7 +141,8 @@ program
   .option('-o, --output <file>', 'write the JSON here instead of standard output')
   .option('--tagged', 'write Map, Set, Date, BigInt, typed arrays, undefined, NaN, -0 as {"$stowage": …} objects')
   .addOption(new Option('--indent <n>', 'spaces of indentation, 0 for one line').argParser(nonNegativeInteger).default(2))
-  .action(run((input: string | undefined, o: { output?: string; tagged?: boolean; indent: number }) => decodeCommand(input, o)))
+  .option('--dictionary <file>', 'the preset dictionary the envelope was written with (stowage train -o writes one)')
+  .action(run((input: string | undefined, o: { output?: string; tagged?: boolean; indent: number; dictionary?: string }) => decodeCommand(input, o)))
 
 try {
   await program.parseAsync()

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createCodec, encode } from '@stowage/core'
+import { createCodec, encode, trainDictionary } from '@stowage/core'
 import { createRedisStore } from '@stowage/redis'
 import { freePort } from '@stowage/redis-server'
 import { afterAll, describe, expect, inject, it } from 'vitest'
@@ -99,6 +99,32 @@ describe('stowage inspect', () => {
     expect(stdout).toMatch(/CRC-32\s+MISMATCH/)
     expect(stderr).toBe('stowage: CHECKSUM_MISMATCH: the envelope is damaged, cut short or followed by other bytes: its CRC-32 does not match\n')
     expect(stdout + stderr).not.toMatch(STACK_LINE)
+  })
+
+  it('says when the bytes are an envelope followed by a newline (as redis-cli prints one), and when a preset dictionary is needed', async () => {
+    const withNewline = Buffer.concat([encode(rows), Buffer.from('\n')])
+    const newline = await runCli(['inspect', '-'], withNewline)
+    expect(newline.code).toBe(1)
+    expect(newline.stderr).toMatch(/^stowage: CHECKSUM_MISMATCH: the envelope is followed by a newline \(redis-cli prints one after a value\)/)
+    const decoded = await runCli(['decode', '-'], withNewline)
+    expect(decoded.code).toBe(1)
+    expect(decoded.stderr).toMatch(/followed by a newline/)
+
+    const dictionary = trainDictionary(Array.from({ length: 100 }, (_, i) => ({ login: `user${i}`, url: `https://api.github.com/users/user${i}`, site_admin: false })), { size: 1024 })
+    const value = { login: 'octocat', url: 'https://api.github.com/users/octocat', site_admin: false }
+    const bytes = createCodec({ dictionaries: [dictionary] }).encode(value)
+    const file = join(dir, 'dict.bin')
+    writeFileSync(file, dictionary)
+    const without = await runCli(['decode', '-'], bytes)
+    expect(without.code).toBe(1)
+    expect(without.stderr).toMatch(/written with the preset dictionary 0x[0-9a-f]{8}: give its bytes with --dictionary <file>/)
+    const withIt = await runCli(['decode', '--dictionary', file, '--indent', '0', '-'], bytes)
+    expect(withIt.code).toBe(0)
+    expect(JSON.parse(withIt.stdout)).toStrictEqual(value)
+    const inspected = await runCli(['inspect', '--dictionary', file, '--json', '-'], bytes)
+    expect(inspected.code).toBe(0)
+    expect(JSON.parse(inspected.stdout).value).toStrictEqual(value)
+    for (const r of [newline, decoded, without]) expect(r.stderr).not.toMatch(STACK_LINE)
   })
 
   it('says TRUNCATED and BAD_MAGIC for cut and foreign bytes, also in --json', async () => {

@@ -59,3 +59,10 @@ describe('option names', () => {
     expect(refused(() => checkOptionNames('myStore', { size: 1 }, ['timeout'])).message).toBe('unknown myStore option "size"')
   })
 })
+
+describe('a TTL given as a string', () => {
+  it('is refused with a message that says it is a string', async () => {
+    const cache = createCache({ namespace: 'ttl-string' })
+    expect((await refusedAsync(() => cache.set('t', 1, { ttl: '1000' as never }))).message).toBe('ttl must be a positive number of milliseconds, got the string "1000"')
+  })
+})

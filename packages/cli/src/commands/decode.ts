@@ -1,5 +1,6 @@
-import { decode } from '@stowage/core'
+import { readFile } from 'node:fs/promises'
 import { ExitCode } from '../errors/exit-codes.js'
+import { decodeExplained } from '../inspect/decode-explained.js'
 import { toJsonData } from '../format/tagged-json.js'
 import { readInput } from '../io/read-input.js'
 import { writeOutput } from '../io/write-output.js'
@@ -13,6 +14,8 @@ export interface DecodeOptions {
   readonly tagged?: boolean
   /** Indent the JSON by this many spaces; 0 for one line. Defaults to 2. */
   readonly indent?: number
+  /** A file holding the preset dictionary the envelope was written with. Defaults to none. */
+  readonly dictionary?: string
 }
 
 /**
@@ -25,7 +28,8 @@ export interface DecodeOptions {
  * @throws {StowageError} what `decode` throws (BAD_MAGIC, CHECKSUM_MISMATCH, TRUNCATED, …); UNSUPPORTED_TYPE (see above); INVALID_ARGUMENT.
  */
 export async function decodeCommand(input: string | undefined, options: DecodeOptions): Promise<ExitCode> {
-  const value = decode(await readInput(input ?? '-'))
+  const dictionary = options.dictionary === undefined ? undefined : new Uint8Array(await readFile(options.dictionary))
+  const value = decodeExplained(await readInput(input ?? '-'), dictionary)
   const data = toJsonData(value, options.tagged === true)
   await writeOutput(safeJson(JSON.stringify(data, null, options.indent ?? 2)) + '\n', options.output, false)
   return ExitCode.OK

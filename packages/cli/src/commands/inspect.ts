@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import { ExitCode } from '../errors/exit-codes.js'
 import { safeJson, safeText } from '../format/safe-text.js'
 import { inspectBytes } from '../inspect/inspect-bytes.js'
@@ -9,6 +10,8 @@ import { writeOutput } from '../io/write-output.js'
 export interface InspectOptions {
   /** Print JSON instead of text. Defaults to false. */
   readonly json?: boolean
+  /** A file holding the preset dictionary of an envelope read from a file or standard input. Defaults to none. */
+  readonly dictionary?: string
 }
 
 /**
@@ -22,7 +25,8 @@ export interface InspectOptions {
  */
 export async function inspectCommand(source: string, key: string | undefined, field: string | undefined, options: InspectOptions): Promise<ExitCode> {
   const read = await readEnvelope(source, key, field)
-  const found = inspectBytes(read.bytes, read.dictionary)
+  const given = options.dictionary === undefined ? undefined : new Uint8Array(await readFile(options.dictionary))
+  const found = inspectBytes(read.bytes, read.dictionary ?? given)
   if (options.json) await writeOutput(safeJson(JSON.stringify(inspectionJson(read.source, found), null, 2)) + '\n', undefined, false)
   else await writeOutput(inspectionText(read.source, found, process.stdout.isTTY === true), undefined, false)
   if (found.error) {

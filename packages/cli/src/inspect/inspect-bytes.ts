@@ -1,4 +1,5 @@
-import { createCodec, decode, inspect, StowageError, StowageErrorCode, type EnvelopeInfo } from '@stowage/core'
+import { inspect, StowageError, StowageErrorCode, type EnvelopeInfo } from '@stowage/core'
+import { decodeExplained } from './decode-explained.js'
 import { equivalentJsonBytes } from '../format/equivalent-json.js'
 
 /** What `stowage inspect` finds in some bytes. */
@@ -30,7 +31,7 @@ export function inspectBytes(bytes: Uint8Array, dictionary?: Uint8Array): Inspec
     return { crc: 'unchecked', decoded: false, error: asStowageError(e) }
   }
   try {
-    const value = dictionary === undefined ? decode(bytes) : createCodec({ dictionaries: [dictionary] }).decode(bytes)
+    const value = decodeExplained(bytes, dictionary)
     return { header, crc: 'ok', decoded: true, value, jsonBytes: equivalentJsonBytes(value) }
   } catch (e) {
     const error = asStowageError(e)

@@ -69,7 +69,7 @@ export function inspectionText(source: EnvelopeSource, found: Inspection, colors
     lines.push(['tags', h.tags ? [...h.tags].map(([tag, gen]) => `${safeText(tag)}@${gen}`).join(', ') : 'none'])
     lines.push(['envelope', `${formatCount(h.byteLength)} B`])
     lines.push(['payload', `${formatCount(h.payloadLength)} B of MessagePack${h.compression === 'none' ? '' : ` (inflated; stored ${formatRatio(h.byteLength / Math.max(1, h.payloadLength))}×)`}`])
-    lines.push(['CRC-32', found.crc === 'ok' ? 'ok' : found.crc === 'mismatch' ? 'MISMATCH: the bytes were damaged' : 'not checked'])
+    lines.push(['CRC-32', found.crc === 'ok' ? 'ok' : found.crc === 'mismatch' ? 'MISMATCH: the bytes were damaged, cut short or followed by others' : 'not checked'])
   }
   if (found.jsonBytes !== undefined && h) {
     lines.push(['as JSON', `${formatCount(found.jsonBytes)} B: the envelope is ${formatRatio(h.byteLength / Math.max(1, found.jsonBytes))}× the equivalent JSON (${formatBytes(found.jsonBytes)} → ${formatBytes(h.byteLength)})`])

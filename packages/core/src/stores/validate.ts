@@ -29,7 +29,7 @@ export function checkKey(key: unknown): asserts key is string {
 /** @throws {StowageError} INVALID_ARGUMENT unless `ttl` is undefined or a positive, finite number of milliseconds. */
 export function checkTtl(ttl: unknown, name = 'ttl'): asserts ttl is number | undefined {
   if (ttl !== undefined && !(typeof ttl === 'number' && ttl > 0 && Number.isFinite(ttl))) {
-    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `${name} must be a positive number of milliseconds, got ${String(ttl)}`)
+    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `${name} must be a positive number of milliseconds, got ${typeof ttl === 'string' ? `the string ${JSON.stringify(ttl)}` : String(ttl)}`)
   }
 }
 
