@@ -4,7 +4,7 @@
 // envelope's header (withValidator).
 // What may be kept and when a kept copy may answer is fetch-policy.ts's; the exchange itself (a
 // deadline, a bounded body) is fetch-transport.ts's.
-import { createCodec, dictionaryId, inspect, StowageError, StowageErrorCode, withoutTags, withValidator, type Cache, type CacheClaim, type Codec, type HttpValidator } from '@stowage/core'
+import { checkOptionNames, createCodec, dictionaryId, inspect, StowageError, StowageErrorCode, withoutTags, withValidator, type Cache, type CacheClaim, type Codec, type HttpValidator } from '@stowage/core'
 import { DICTIONARY_HEADER, ensureDictionary } from './dictionaries.js'
 import { crossOrigin, crossOriginRedirect, keepDecision, mayStandIn, onErrorStatus, parseCacheControl, speaksFor } from './fetch-policy.js'
 import { isRedirect, online, pageUrl, readBody, startDeadline, type Deadline } from './fetch-transport.js'
@@ -111,6 +111,8 @@ export interface FetchCachedResult<T> {
 
 const HEADER_ALLOWANCE = 1024
 
+const FETCH_OPTION_NAMES = ['cache', 'key', 'scope', 'ttl', 'staleIfError', 'timeout', 'init', 'fetch', 'inflate', 'maxBytes', 'validatorHints'] as const satisfies ReadonlyArray<keyof FetchCachedOptions>
+
 type Answered = { readonly response: Response; readonly bytes?: Uint8Array; readonly problem?: StowageError }
 type Exchange = Answered | { readonly failure: StowageError }
 
@@ -131,6 +133,8 @@ type Exchange = Answered | { readonly failure: StowageError }
  *   UNSUPPORTED_VERSION, SCHEMA_MISMATCH when the response is not an envelope this cache can use.
  */
 export async function fetchCachedWithInfo<T = unknown>(url: string, options: FetchCachedOptions): Promise<FetchCachedResult<T>> {
+  // A misspelt `scope` would keep a user's answers where the next user finds them.
+  checkOptionNames('fetchCached', options, FETCH_OPTION_NAMES)
   const key = options.key ?? keyOf(url)
   // Another method's answer is not what a GET of the URL returns (RFC 9111 §4): never kept under it, nor answered for by a kept copy.
   const method = options.init?.method?.toUpperCase() ?? 'GET'

@@ -2,7 +2,7 @@
 // it runs in Node's fetch servers, Fastify, Hono, Next.js route handlers and workers alike
 // (node.ts adapts it to node:http). The envelope goes out as it is stored; JSON only to clients
 // that ask for it.
-import { createCodec, inspect, StowageError, StowageErrorCode, withoutTags, type Cache, type Codec } from '@stowage/core'
+import { checkOptionNames, createCodec, inspect, StowageError, StowageErrorCode, withoutTags, type Cache, type Codec } from '@stowage/core'
 import { DICTIONARY_HEADER } from './dictionaries.js'
 import { envelopeEtag, matchesEtag } from './etag.js'
 import { DEFAULT_MAX_JSON_BYTES, jsonOf, knownJsonOf, MAX_JSON_BYTES_LIMIT } from './json-renders.js'
@@ -54,6 +54,9 @@ export const DEFAULT_CACHE_CONTROL = 'max-age=0'
 
 let defaultCodec: Codec | undefined
 
+// The names of ServeOptions and ServeCachedOptions (serveCached hands its options on to envelopeResponse).
+const SERVE_OPTION_NAMES = ['cacheControl', 'codec', 'vary', 'maxJsonBytes', 'dictionaryUrl', 'cache', 'key', 'load', 'ttl', 'staleFor', 'grace'] as const satisfies ReadonlyArray<keyof ServeCachedOptions>
+
 /**
  * The response for an envelope: `200` with the envelope as it is stored (`application/vnd.stowage`,
  * a strong ETag hashed from it (SHA-256: {@link envelopeEtag}), `Vary: Accept` and the `vary` headers), `304` when `If-None-Match` names that ETag,
@@ -69,6 +72,7 @@ let defaultCodec: Codec | undefined
  * `maxJsonBytes` out of range.
  */
 export async function envelopeResponse(request: EnvelopeRequest, envelope: Uint8Array | undefined, options: ServeOptions = {}): Promise<Response> {
+  checkOptionNames('serveCached', options, SERVE_OPTION_NAMES)
   const cacheControl = options.cacheControl ?? DEFAULT_CACHE_CONTROL
   const vary = ['Accept', ...(options.vary ?? [])].join(', ')
   const maxJsonBytes = checkMaxJsonBytes(options.maxJsonBytes)
@@ -133,6 +137,7 @@ export interface ServeCachedOptions extends ServeOptions {
  * @throws {StowageError} as `cache.getBytes` and `cache.getOrSet`; the loader's own error; as {@link envelopeResponse}.
  */
 export async function serveCached(request: EnvelopeRequest, options: ServeCachedOptions): Promise<Response> {
+  checkOptionNames('serveCached', options, SERVE_OPTION_NAMES)
   const { cache, key, load, ttl, staleFor, grace } = options
   let bytes = await cache.getBytes(key)
   const freshUntil = bytes === undefined ? undefined : inspect(bytes).freshUntil

@@ -1,7 +1,7 @@
 // Signing a user out of everything Stowage keeps for them on this browser profile: their entries
 // (in the store, IndexedDB, and in the in-process tier of this tab and, through the cache's
 // invalidation channel, of every other open tab), and the app state persisted for them.
-import { StowageError, StowageErrorCode, type Cache } from '@stowage/core'
+import { checkOptionNames, StowageError, StowageErrorCode, type Cache } from '@stowage/core'
 import { scopedCache } from './scope.js'
 import { hintStorage, ValidatorHints, type HintStorage } from './validator-hints.js'
 
@@ -33,6 +33,8 @@ export interface SignOutOptions {
  *   first failure is the cause), after trying them all.
  */
 export async function signOut(options: SignOutOptions): Promise<void> {
+  // A misspelt `scope` would wipe the whole cache, or leave the user's entries.
+  checkOptionNames('signOut', options, ['cache', 'scope', 'persisted', 'validatorHints'] satisfies ReadonlyArray<keyof SignOutOptions>)
   const cache = options.scope === undefined ? options.cache : scopedCache(options.cache, options.scope)
   // A cache made with `writeErrors: 'ignore'` reports a failed clear as an `error` event
   // only and resolves: a sign-out must still fail then, or the user's entries stay unnoticed.

@@ -5,7 +5,7 @@
 import { createBroadcastInvalidation, createCache, createCodec, createMemoryStore, inspect, type Cache } from '@stowage/core'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
-import { fetchCachedWithInfo, HINTS_ITEM, scopedCache, signOut, STOWAGE_MEDIA_TYPE, type HintStorage } from '../src/index.js'
+import { fetchCachedWithInfo, HINTS_ITEM, scopedCache, serveCached, signOut, STOWAGE_MEDIA_TYPE, type HintStorage } from '../src/index.js'
 import { scripted, type Running } from './servers.js'
 
 const running: Running[] = []
@@ -190,5 +190,14 @@ describe("a redirect with init.redirect: 'error'", () => {
     const failed = await fetchCachedWithInfo(url, { cache, init, scope: 'a' }).catch((e: unknown) => e)
     expect(failed).toMatchObject({ code: 'STORE_ERROR', message: expect.stringContaining("init.redirect is 'error'") })
     expect(sso.seen).toHaveLength(0)
+  })
+})
+
+describe('a misspelt option', () => {
+  it('is refused by fetchCached, signOut and serveCached, never ignored (a misspelt scope would keep a user’s answers where the next user finds them)', async () => {
+    const cache = newCache()
+    await expect(fetchCachedWithInfo('https://app.example/api/me', { cache, scpoe: 'ada' } as never)).rejects.toThrow('unknown fetchCached option "scpoe" (did you mean scope?)')
+    await expect(signOut({ cache, scoep: 'ada' } as never)).rejects.toThrow('unknown signOut option "scoep" (did you mean scope?)')
+    await expect(serveCached(new Request('https://app.example/x'), { cache, key: 'x', load: () => 1, cachecontrol: 'private' } as never)).rejects.toThrow('unknown serveCached option "cachecontrol" (did you mean cacheControl?)')
   })
 })

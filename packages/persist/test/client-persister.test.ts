@@ -3,7 +3,8 @@ import { createIdbStore } from '@stowage/idb'
 import { QueryClient } from '@tanstack/query-core'
 import { persistQueryClient, persistQueryClientRestore, persistQueryClientSave } from '@tanstack/query-persist-client-core'
 import { describe, expect, it } from 'vitest'
-import { createStowageClientPersister } from '../src/tanstack-query/index.js'
+import { createQueryStorage, createStowageClientPersister, createStowageQueryPersister } from '../src/tanstack-query/index.js'
+import { createStowageStorage } from '../src/zustand/index.js'
 import { dbName, keysOf, recordingStore, richData } from './helpers.js'
 
 const client = () => new QueryClient({ defaultOptions: { queries: { gcTime: Infinity, staleTime: Infinity } } })
@@ -448,5 +449,10 @@ describe('whole-client persister', () => {
     for (const bad of [{ key: '' }, { throttleTime: -1 }, { sliceMs: 0 }, { segmentBytes: 0 }]) {
       expect(() => createStowageClientPersister(bad)).toThrow(expect.objectContaining({ code: StowageErrorCode.INVALID_ARGUMENT }))
     }
+    // A misspelt option is refused: a misspelt dbName would persist into the origin's default database.
+    expect(() => createStowageClientPersister({ dbname: 'mine' } as never)).toThrow('unknown createStowageClientPersister option "dbname" (did you mean dbName?)')
+    expect(() => createStowageQueryPersister({ maxage: 10 } as never)).toThrow('unknown createStowageQueryPersister option "maxage" (did you mean maxAge?)')
+    expect(() => createQueryStorage({ prefx: 'q' } as never)).toThrow('unknown createQueryStorage option "prefx" (did you mean prefix?)')
+    expect(() => createStowageStorage({ dbNmae: 'z' } as never)).toThrow('unknown createStowageStorage option "dbNmae" (did you mean dbName?)')
   })
 })

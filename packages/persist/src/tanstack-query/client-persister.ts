@@ -3,7 +3,7 @@
 // write only what changed, packed into segments and switched in by one manifest write
 // (save-client.ts); a restore reads the segments the manifest lists in one batch
 // (restore-client.ts). The layout is described in client-layout.ts.
-import { StowageError, StowageErrorCode, type Codec, type CodecOptions, type Store } from '@stowage/core'
+import { checkOptionNames, StowageError, StowageErrorCode, type Codec, type CodecOptions, type Store } from '@stowage/core'
 import type { PersistedClient, Persister } from '@tanstack/query-persist-client-core'
 import { deleteMany } from '../shared/batch.js'
 import { resolveCodec } from '../shared/resolve-codec.js'
@@ -262,6 +262,8 @@ class ClientPersister implements StowageClientPersister {
  * @throws {StowageError} INVALID_ARGUMENT for a bad option.
  */
 export function createStowageClientPersister(options: StowageClientPersisterOptions = {}): StowageClientPersister {
+  // A misspelt dbName or key would persist into the default database, shared with other apps of the origin.
+  checkOptionNames('createStowageClientPersister', options, ['store', 'dbName', 'key', 'codec', 'throttleTime', 'sliceMs', 'segmentBytes', 'onError'] satisfies ReadonlyArray<keyof StowageClientPersisterOptions>)
   const { key = DEFAULT_CLIENT_KEY, throttleTime = DEFAULT_THROTTLE_TIME, sliceMs = DEFAULT_SLICE_MS, segmentBytes = DEFAULT_SEGMENT_BYTES } = options
   if (typeof key !== 'string' || key === '') throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'key must be a non-empty string')
   if (!(Number.isFinite(throttleTime) && throttleTime >= 0)) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'throttleTime must be a number of ms ≥ 0')

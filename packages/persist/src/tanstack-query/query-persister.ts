@@ -1,4 +1,4 @@
-import { StowageError, StowageErrorCode, type Codec, type CodecOptions, type Store } from '@stowage/core'
+import { checkOptionNames, StowageError, StowageErrorCode, type Codec, type CodecOptions, type Store } from '@stowage/core'
 import { matchQuery, type Query, type QueryClient, type QueryFilters } from '@tanstack/query-core'
 import { experimental_createQueryPersister, type PersistedQuery } from '@tanstack/query-persist-client-core'
 import { DEFAULT_SLICE_MS } from '../shared/yield-to-main.js'
@@ -65,6 +65,7 @@ export type StowageQueryPersister = ReturnType<typeof experimental_createQueryPe
  * @throws {StowageError} INVALID_ARGUMENT for a bad option.
  */
 export function createStowageQueryPersister(options: StowageQueryPersisterOptions = {}): StowageQueryPersister {
+  checkOptionNames('createStowageQueryPersister', options, ['store', 'dbName', 'codec', 'buster', 'maxAge', 'prefix', 'refetchOnRestore', 'filters', 'sliceMs'] satisfies ReadonlyArray<keyof StowageQueryPersisterOptions>)
   const maxAge = options.maxAge ?? DEFAULT_MAX_AGE
   const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS
   if (!(Number.isFinite(sliceMs) && sliceMs > 0)) throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'sliceMs must be a positive number of ms')

@@ -1,7 +1,7 @@
 // The per-query form: TanStack's own experimental_createQueryPersister (it checks `buster` and
 // `maxAge`, restores on first use, refetches when stale) over a storage whose values are Stowage
 // envelopes in a Store, one entry per query.
-import { StowageError, StowageErrorCode, type Codec, type CodecOptions, type Store } from '@stowage/core'
+import { checkOptionNames, StowageError, StowageErrorCode, type Codec, type CodecOptions, type Store } from '@stowage/core'
 import type { AsyncStorage, PersistedQuery } from '@tanstack/query-persist-client-core'
 import { deleteMany, getMany } from '../shared/batch.js'
 import { resolveCodec } from '../shared/resolve-codec.js'
@@ -74,6 +74,7 @@ function classify(codec: Codec, prefix: string, key: string, bytes: Uint8Array):
  * @throws {StowageError} INVALID_ARGUMENT for a bad option; its methods reject with the store's errors (`STORE_ERROR`, `LIMIT_EXCEEDED` when even evicting leaves no room).
  */
 export function createQueryStorage(options: QueryStorageOptions = {}): QueryStorage {
+  checkOptionNames('createQueryStorage', options, ['store', 'dbName', 'prefix', 'ttl', 'codec'] satisfies ReadonlyArray<keyof QueryStorageOptions>)
   return queryStorage(options, new WeakMap())
 }
 

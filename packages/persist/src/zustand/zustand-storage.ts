@@ -4,7 +4,7 @@
 // A store's actions sit in its state as functions; JSON.stringify drops them silently and every
 // Zustand user relies on that, so the top level's functions are left out here too (persist merges
 // the restored state over the current one, actions included).
-import type { Codec, CodecOptions, Store } from '@stowage/core'
+import { checkOptionNames, type Codec, type CodecOptions, type Store } from '@stowage/core'
 import type { PersistStorage, StorageValue } from 'zustand/middleware'
 import { resolveCodec } from '../shared/resolve-codec.js'
 import { resolveStore } from '../shared/resolve-store.js'
@@ -56,6 +56,7 @@ export interface StowageStorage<S> extends PersistStorage<S, Promise<void>> {
  * @throws {StowageError} INVALID_ARGUMENT for a bad option.
  */
 export function createStowageStorage<S>(options: StowageStorageOptions = {}): StowageStorage<S> {
+  checkOptionNames('createStowageStorage', options, ['store', 'dbName', 'prefix', 'codec'] satisfies ReadonlyArray<keyof StowageStorageOptions>)
   const store = resolveStore(options.store, options.dbName)
   const codec = resolveCodec(options.codec)
   const prefix = options.prefix ?? DEFAULT_ZUSTAND_PREFIX
