@@ -1,6 +1,6 @@
 // What both handlers share: one Cache over the store (so tags revalidated by either reach both),
 // its tag book, and how a swallowed failure is reported.
-import { createCache, StowageError, StowageErrorCode, type Cache } from '@stowage/core'
+import { checkOptionNames, createCache, StowageError, StowageErrorCode, type Cache } from '@stowage/core'
 import { DEFAULT_NEXT_NAMESPACE, type NextCacheOptions } from './options.js'
 import { TagBook } from './tag-book.js'
 
@@ -21,6 +21,7 @@ const cores = new WeakMap<NextCacheOptions, NextCacheCore>()
 export function coreFor(options: NextCacheOptions): NextCacheCore {
   const found = cores.get(options)
   if (found) return found
+  checkOptionNames('createCacheHandler', options, ['store', 'namespace', 'ttl', 'codec', 'onError'] satisfies ReadonlyArray<keyof NextCacheOptions>)
   const store = options?.store
   if (typeof store?.name !== 'string' || typeof store.get !== 'function' || typeof store.set !== 'function') {
     throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'the Next.js handlers need a Stowage Store as their store option (createRedisStore)')

@@ -32,6 +32,10 @@ const readText = async (stream: ReadableStream<Uint8Array>) => new TextDecoder()
 const entry = (value: ReadableStream<Uint8Array>, tags: string[] = []): NextUseCacheEntry => ({ value, tags, stale: 30, timestamp: Date.now(), expire: 300, revalidate: 60 })
 
 describe("cacheHandlers ('use cache')", () => {
+  it('refuses an option it does not know, naming the one meant (a misspelt namespace would share the default one)', () => {
+    expect(() => createUseCacheHandler({ store: {}, nameSpace: 'x' } as never)).toThrow('unknown createCacheHandler option "nameSpace" (did you mean namespace?)')
+  })
+
   it('stores the byte stream and gives every get a new stream of the same bytes, on the other instance too', async () => {
     const [a, b, namespace] = twoInstances()
     await a.set('k1', Promise.resolve(entry(streamOf('rsc ', 'payload ', 'chunks'), ['products'])))
