@@ -116,17 +116,28 @@ describe('autoDictionary (issue 19)', () => {
     expect(() => createCache({ autoDictionary: 'yes' as never })).toThrow(expect.objectContaining({ code: StowageErrorCode.INVALID_ARGUMENT }))
   })
 
-  it('values too small to learn from are one error event, and the cache samples no more', async () => {
+  it('values too small to learn from are one error event; after checkEvery writes the cache samples again and trains on larger values', async () => {
     const store = createMemoryStore()
-    const cache = createCache({ store, namespace: 'tiny', autoDictionary: { samples: 20 }, local: false })
+    const cache = createCache({ store, namespace: 'tiny', autoDictionary: { samples: 20, checkEvery: 50 }, local: false })
     const errors = record(cache, 'error')
     for (let i = 0; i < 200; i++) await cache.set(`t${i}`, [i])
     await new Promise((r) => setTimeout(r, 20))
-    for (let i = 200; i < 260; i++) await cache.set(`t${i}`, [i])
     expect(errors.map((e) => [e.operation, e.error.code])).toStrictEqual([['train', StowageErrorCode.INVALID_ARGUMENT]])
     expect(errors[0]!.error.message).toContain('nothing to learn from')
     expect(await store.get(dictionaryPointerKey('tiny'))).toBeUndefined()
-    expect(await cache.get('t259')).toStrictEqual([259])
+    expect(await cache.get('t199')).toStrictEqual([199])
+    // The values grow: the next round of samples trains a dictionary, and no second error is told.
+    let i = 0
+    await until(async () => {
+      await cache.set(`u${i}`, user(i))
+      return inspect((await store.get(`tiny:u${i++}`))!).dictionaryId !== undefined
+    }, 5_000)
+    expect(await store.get(dictionaryPointerKey('tiny'))).toBeDefined()
+    expect(errors).toHaveLength(1)
+  })
+
+  it('refuses an autoDictionary option it does not know', () => {
+    expect(() => createCache({ autoDictionary: { sample: 20 } as never })).toThrow('unknown autoDictionary option "sample" (did you mean samples?)')
   })
 
   it('a pointer to a dictionary the store lacks is an error event, and writes go on without a dictionary', async () => {

@@ -66,3 +66,13 @@ describe('a TTL given as a string', () => {
     expect((await refusedAsync(() => cache.set('t', 1, { ttl: '1000' as never }))).message).toBe('ttl must be a positive number of milliseconds, got the string "1000"')
   })
 })
+
+describe('option names, more places', () => {
+  it('setMany entries, bundle set, and a store handed to createCache in place of its options', async () => {
+    const cache = createCache({ namespace: 'more' })
+    expect((await refusedAsync(() => cache.setMany([{ key: 'a', value: 1, tll: 5 } as never]))).message).toBe('unknown setMany entry option "tll" (did you mean ttl?)')
+    expect(await cache.get('a')).toBeUndefined()
+    expect((await refusedAsync(() => cache.bundle('b').set('f', 1, { tll: 5 } as never))).message).toBe('unknown bundle set option "tll" (did you mean ttl?)')
+    expect(refused(() => createCache(createMemoryStore() as never)).message).toBe('createCache takes an options object: pass the store as createCache({ store })')
+  })
+})

@@ -7,7 +7,7 @@
 import { checkOptionNames, createCodec, dictionaryId, inspect, StowageError, StowageErrorCode, withoutTags, withValidator, type Cache, type CacheClaim, type Codec, type HttpValidator } from '@stowage/core'
 import { DICTIONARY_HEADER, ensureDictionary } from './dictionaries.js'
 import { crossOrigin, crossOriginRedirect, keepDecision, mayStandIn, onErrorStatus, parseCacheControl, speaksFor } from './fetch-policy.js'
-import { isRedirect, online, pageUrl, readBody, startDeadline, type Deadline } from './fetch-transport.js'
+import { baseUrl, isRedirect, online, pageUrl, readBody, startDeadline, type Deadline } from './fetch-transport.js'
 import { STOWAGE_MEDIA_TYPE } from './media-type.js'
 import { isScoped, scopedCache } from './scope.js'
 import { hintStorage, sendable, ValidatorHints, type HintStorage } from './validator-hints.js'
@@ -23,7 +23,7 @@ export interface FetchCachedOptions {
   readonly cache: Cache<any>
   /**
    * The cache key. Defaults to the URL; one relative to the page (`profile`, `../me`, `?page=2`)
-   * resolved against the page's, as `fetch` resolves it: `profile` asked from `/users/ada/` and from
+   * resolved as `fetch` resolves it (against `document.baseURI`, else `location`, any scheme): `profile` asked from `/users/ada/` and from
    * `/users/bob/` is two keys, never one copy. An absolute URL or a path from the root (`/api/me`)
    * is the key as written.
    */
@@ -71,15 +71,16 @@ export interface FetchCachedOptions {
    */
   readonly maxBytes?: number
   /**
-   * Where fetchCached remembers what it kept under each key (the copy's validator, or that none is
-   * kept; by the cache's namespace and the key), so that the next call sends its request at once,
-   * with that validator or without one, instead of after the store has answered: on a first
+   * Where fetchCached remembers the validator of the copy it kept under each key (by the cache's
+   * namespace and the key), so that the next call sends its request at once, with that validator,
+   * instead of after the store has answered: on a first
    * screen, opening an IndexedDB database takes 5–25 ms. A first visit (nothing kept yet in the
    * namespace) sends at once without one; a key it knows nothing of in a namespace it has kept
    * copies in waits for the store. A 304 counts only as the answer to the stored copy's own
    * validator; a wrong hint costs one request more or a full answer, never a wrong value. Not
-   * used with `scope` (a user's requests never carry what another's learnt) nor with a `no-store`
-   * request. `false`: every request waits for the store. Defaults to `localStorage` where there is
+   * used for a user's partition (`scope`, or a cache `scopedCache` made: a user's requests never
+   * carry what another's learnt, and nothing of theirs stays in storage) nor with a `no-store`
+   * request; an answer not kept forgets its key's hint. `false`: every request waits for the store. Defaults to `localStorage` where there is
    * one (one item, `stowage:fetch-validators`, at most 256 keys and 64 KiB), else `false`.
    */
   readonly validatorHints?: HintStorage | false
@@ -161,7 +162,9 @@ async function fetchClaimed<T>(
   const { init } = options
   const limit = options.maxBytes ?? cache.codec.options.maxBytes + HEADER_ALLOWANCE
   const page = pageUrl()
-  const requestCrossOrigin = page !== undefined && crossOrigin(url, page, page)
+  // The URL as fetch resolves it (a <base href> may point elsewhere), against the page's own origin.
+  const base = baseUrl() ?? page
+  const requestCrossOrigin = page !== undefined && crossOrigin(url, page, base)
   // A request with no-store: no copy answers for it or is kept after it, and an older one goes (README).
   const noStore = parseCacheControl(new Headers(init?.headers).get('Cache-Control')).has('no-store') || init?.cache === 'no-store'
   // One with the Fetch cache mode reload (or no-store) is asked without a validator.
@@ -258,7 +261,7 @@ async function answer<T>(
     throw deadline.aborted() ? exchange.failure : unanswered(exchange.failure)
   }
   const { response, problem } = exchange
-  if (crossOriginRedirect(url, response, page)) {
+  if (crossOriginRedirect(url, response, baseUrl() ?? page)) {
     await cache.delete(key)
     throw new StowageError(StowageErrorCode.STORE_ERROR, `${url} redirected to another origin (${new URL(response.url).origin}): refused, as its answer would be kept under this URL`, { cause: response })
   }
@@ -335,10 +338,10 @@ async function codecFor(cache: Cache<any>, received: Uint8Array, dictionaryUrl: 
 // resolves it, so that one written alike on two pages never shares a copy.
 function keyOf(url: string): string {
   const rooted = url.startsWith('/') && !url.startsWith('//')
-  const page = rooted || ABSOLUTE_URL.test(url) ? undefined : pageUrl()
-  if (page === undefined) return url
+  const base = rooted || ABSOLUTE_URL.test(url) ? undefined : baseUrl()
+  if (base === undefined) return url
   try {
-    return new URL(url, page).href
+    return new URL(url, base).href
   } catch {
     return url // fetch refuses it as well
   }

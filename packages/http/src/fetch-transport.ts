@@ -79,10 +79,21 @@ export async function readBody(response: Response, limit: number, url: string): 
   return out
 }
 
-/** The page's URL in a browser (relative URLs resolve against it), else undefined. */
+/** The page's URL in a browser (its origin is the page's), else undefined. */
 export function pageUrl(): string | undefined {
   const location = (globalThis as { location?: { href?: string } }).location
   return typeof location?.href === 'string' && /^https?:/.test(location.href) ? location.href : undefined
+}
+
+/**
+ * What `fetch` resolves a relative URL against: the document's base URL (a `<base href>` moves
+ * it), else the global `location` (a worker), whatever its scheme (`capacitor:`, `app:`, `file:`,
+ * an extension's); undefined where there is none (Node).
+ */
+export function baseUrl(): string | undefined {
+  const g = globalThis as { document?: { baseURI?: unknown }; location?: { href?: unknown } }
+  const base = g.document?.baseURI ?? g.location?.href
+  return typeof base === 'string' && base !== '' ? base : undefined
 }
 
 /** Whether the browser says it is online (true outside a browser, where it cannot tell). */

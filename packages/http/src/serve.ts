@@ -54,8 +54,9 @@ export const DEFAULT_CACHE_CONTROL = 'max-age=0'
 
 let defaultCodec: Codec | undefined
 
-// The names of ServeOptions and ServeCachedOptions (serveCached hands its options on to envelopeResponse).
-const SERVE_OPTION_NAMES = ['cacheControl', 'codec', 'vary', 'maxJsonBytes', 'dictionaryUrl', 'cache', 'key', 'load', 'ttl', 'staleFor', 'grace'] as const satisfies ReadonlyArray<keyof ServeCachedOptions>
+// The names of ServeOptions, and of ServeCachedOptions: anything else is a misspelling (checkOptionNames).
+const RESPONSE_OPTION_NAMES = ['cacheControl', 'codec', 'vary', 'maxJsonBytes', 'dictionaryUrl'] as const satisfies ReadonlyArray<keyof ServeOptions>
+const SERVE_OPTION_NAMES = [...RESPONSE_OPTION_NAMES, 'cache', 'key', 'load', 'ttl', 'staleFor', 'grace'] as const satisfies ReadonlyArray<keyof ServeCachedOptions>
 
 /**
  * The response for an envelope: `200` with the envelope as it is stored (`application/vnd.stowage`,
@@ -72,7 +73,7 @@ const SERVE_OPTION_NAMES = ['cacheControl', 'codec', 'vary', 'maxJsonBytes', 'di
  * `maxJsonBytes` out of range.
  */
 export async function envelopeResponse(request: EnvelopeRequest, envelope: Uint8Array | undefined, options: ServeOptions = {}): Promise<Response> {
-  checkOptionNames('serveCached', options, SERVE_OPTION_NAMES)
+  checkOptionNames('envelopeResponse', options, RESPONSE_OPTION_NAMES)
   const cacheControl = options.cacheControl ?? DEFAULT_CACHE_CONTROL
   const vary = ['Accept', ...(options.vary ?? [])].join(', ')
   const maxJsonBytes = checkMaxJsonBytes(options.maxJsonBytes)
@@ -148,5 +149,6 @@ export async function serveCached(request: EnvelopeRequest, options: ServeCached
     // Read back as stored; if the store could not keep it, the value is encoded for this response.
     bytes = (await cache.getBytes(key)) ?? (await cache.codec.encodeAsync(value, { schemaVersion: cache.version === 0 ? undefined : cache.version }))
   }
-  return envelopeResponse(request, bytes, { ...options, codec: options.codec ?? cache.codec })
+  const { cacheControl, vary, maxJsonBytes, dictionaryUrl } = options
+  return envelopeResponse(request, bytes, { cacheControl, vary, maxJsonBytes, dictionaryUrl, codec: options.codec ?? cache.codec })
 }

@@ -1,5 +1,5 @@
-// What fetchCached remembers of the copies it kept: the validator each was kept with (or that none
-// is kept), by cache namespace and key, in a small synchronous storage (localStorage in a page).
+// What fetchCached remembers of the shared copies it kept: the validator each was kept with, by
+// cache namespace and key (an answer not kept forgets its key; a user's partition keeps none), in a small synchronous storage (localStorage in a page).
 // With it the next fetchCached of the key can send its request at once, before the store has
 // answered (opening an IndexedDB database takes 5–25 ms on a first screen), with the validator it
 // will most likely find. Only a guess: fetch-cached.ts checks it against the stored copy before a
@@ -18,8 +18,8 @@ export interface HintStorage {
 
 /**
  * What is known of a key: `{ validator }` for a copy kept with that validator, `{ validator:
- * undefined }` for no copy (the key's last answer was not kept, or the namespace has nothing kept
- * in this browser), `undefined` for nothing known (wait for the store).
+ * undefined }` for no copy (the namespace has nothing kept in this browser, or a hint written by
+ * an earlier version says none is), `undefined` for nothing known (wait for the store).
  */
 export type HintGuess = { readonly validator: HttpValidator | undefined } | undefined
 

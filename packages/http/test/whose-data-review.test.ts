@@ -5,7 +5,7 @@
 import { createBroadcastInvalidation, createCache, createCodec, createMemoryStore, inspect, type Cache } from '@stowage/core'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
-import { fetchCachedWithInfo, HINTS_ITEM, scopedCache, serveCached, signOut, STOWAGE_MEDIA_TYPE, type HintStorage } from '../src/index.js'
+import { envelopeResponse, fetchCachedWithInfo, HINTS_ITEM, scopedCache, serveCached, signOut, STOWAGE_MEDIA_TYPE, type HintStorage } from '../src/index.js'
 import { scripted, type Running } from './servers.js'
 
 const running: Running[] = []
@@ -201,3 +201,84 @@ describe('a misspelt option', () => {
     await expect(serveCached(new Request('https://app.example/x'), { cache, key: 'x', load: () => 1, cachecontrol: 'private' } as never)).rejects.toThrow('unknown serveCached option "cachecontrol" (did you mean cacheControl?)')
   })
 })
+
+// The second review of these fixes (the same day): pages that are not http(s), a <base href>, and envelopeResponse's own options.
+type G = { location?: { href: string }; document?: { baseURI: string } }
+
+describe('a page-relative URL on a page that is not http(s) (Capacitor, Electron app://, extension pages)', () => {
+  it("is keyed by the URL fetch resolves it to, so Bob's page never gets Ada's copy", async () => {
+    const s = await server((req, res) => send(res, req.url === '/users/ada/profile' ? userA : userB))
+    const g = globalThis as G
+    // The webview resolves against capacitor://localhost/…; the test maps that origin onto the test server.
+    const pageFetch: typeof fetch = (input, init) => fetch(new URL(String(input), g.location!.href).href.replace('capacitor://localhost', s.url), init)
+    const cache = newCache()
+    try {
+      g.location = { href: 'capacitor://localhost/users/ada/' }
+      expect(await fetchCachedWithInfo('profile', { cache, fetch: pageFetch, validatorHints: false })).toMatchObject({ value: userA, kept: true })
+      g.location = { href: 'capacitor://localhost/users/bob/' }
+      s.answer = (_req, res) => void res.writeHead(503).end()
+      const bob = await outcome(fetchCachedWithInfo('profile', { cache, fetch: pageFetch, validatorHints: false }))
+      expect(s.seen.at(-1)!.path).toBe('/users/bob/profile')
+      expect(bob).toStrictEqual({ rejected: 'STORE_ERROR', status: 503 })
+    } finally {
+      delete g.location
+    }
+  })
+})
+
+describe('a page-relative URL on a page with <base href>', () => {
+  it('is keyed by the URL fetch requests (resolved against document.baseURI, not location.href)', async () => {
+    const s = await server((req, res) => send(res, req.url === '/t/ada/profile' ? userA : userB))
+    const g = globalThis as G
+    // What a browser's fetch does: relative URLs resolve against the document's base URL.
+    const pageFetch: typeof fetch = (input, init) => fetch(new URL(String(input), g.document!.baseURI), init)
+    const cache = newCache()
+    try {
+      g.location = { href: `${s.url}/dashboard` }
+      g.document = { baseURI: `${s.url}/t/ada/` }
+      await fetchCachedWithInfo('profile', { cache, fetch: pageFetch, validatorHints: false })
+      // the key should name what was fetched
+      const keyedAsFetched = (await cache.getBytes(`${s.url}/t/ada/profile`)) !== undefined
+      // Same page URL, another tenant's base (server-rendered per session): Bob, and a 503.
+      g.document = { baseURI: `${s.url}/t/bob/` }
+      s.answer = (_req, res) => void res.writeHead(503).end()
+      const bob = await outcome(fetchCachedWithInfo('profile', { cache, fetch: pageFetch, validatorHints: false }))
+      expect({ keyedAsFetched, bob }).toStrictEqual({ keyedAsFetched: true, bob: { rejected: 'STORE_ERROR', status: 503 } })
+    } finally {
+      delete g.location
+      delete g.document
+    }
+  })
+})
+
+describe('a <base href> naming another origin', () => {
+  it("a credentialed request that goes to another origin is not kept without a scope", async () => {
+    const g = globalThis as G
+    const cache = newCache()
+    let asked = ''
+    const pageFetch = (async (input: string) => {
+      asked = new URL(input, g.document!.baseURI).href
+      return new Response(codec.encode(userA) as Uint8Array<ArrayBuffer>, { headers: { 'Content-Type': STOWAGE_MEDIA_TYPE, ETag: '"a"' } })
+    }) as unknown as typeof fetch
+    try {
+      g.location = { href: 'https://app.example/home' }
+      g.document = { baseURI: 'https://api.other.example/v1/' }
+      const r = await fetchCachedWithInfo('me', { cache, fetch: pageFetch, validatorHints: false, init: { credentials: 'include' } })
+      expect({ asked, kept: r.kept }).toStrictEqual({ asked: 'https://api.other.example/v1/me', kept: false })
+    } finally {
+      delete g.location
+      delete g.document
+    }
+  })
+})
+
+describe('envelopeResponse options', () => {
+  it('refuses serveCached-only options it ignores, and names itself in the message', async () => {
+    const bytes = codec.encode(userA)
+    const req = { method: 'GET', headers: new Headers() }
+    const ignored = await envelopeResponse(req, bytes, { ttl: 60_000, load: () => 1 } as never).then(() => 'accepted', (e: Error) => e.message)
+    const misspelt = await envelopeResponse(req, bytes, { cachecontrol: 'private' } as never).then(() => 'accepted', (e: Error) => e.message)
+    expect({ ignored, misspelt }).toStrictEqual({ ignored: expect.stringContaining('unknown envelopeResponse option'), misspelt: expect.stringContaining('unknown envelopeResponse option') })
+  })
+})
+

@@ -21,7 +21,7 @@ const cores = new WeakMap<NextCacheOptions, NextCacheCore>()
 export function coreFor(options: NextCacheOptions): NextCacheCore {
   const found = cores.get(options)
   if (found) return found
-  checkOptionNames('createCacheHandler', options, ['store', 'namespace', 'ttl', 'codec', 'onError'] satisfies ReadonlyArray<keyof NextCacheOptions>)
+  checkOptionNames('Next.js handler', options, ['store', 'namespace', 'ttl', 'codec', 'onError'] satisfies ReadonlyArray<keyof NextCacheOptions>)
   const store = options?.store
   if (typeof store?.name !== 'string' || typeof store.get !== 'function' || typeof store.set !== 'function') {
     throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'the Next.js handlers need a Stowage Store as their store option (createRedisStore)')

@@ -33,7 +33,7 @@ const entry = (value: ReadableStream<Uint8Array>, tags: string[] = []): NextUseC
 
 describe("cacheHandlers ('use cache')", () => {
   it('refuses an option it does not know, naming the one meant (a misspelt namespace would share the default one)', () => {
-    expect(() => createUseCacheHandler({ store: {}, nameSpace: 'x' } as never)).toThrow('unknown createCacheHandler option "nameSpace" (did you mean namespace?)')
+    expect(() => createUseCacheHandler({ store: {}, nameSpace: 'x' } as never)).toThrow('unknown Next.js handler option "nameSpace" (did you mean namespace?)')
   })
 
   it('stores the byte stream and gives every get a new stream of the same bytes, on the other instance too', async () => {

@@ -4,7 +4,9 @@
 import { StowageError, StowageErrorCode } from '@stowage/core'
 import { bigintSize, printsWhole } from './bigint-size.js'
 
-// What toISOString writes, and the ISO 8601 forms Date reads alike everywhere: a date, or a date and time with seconds, fractions and an offset optional.
+// What toISOString writes, and the ISO 8601 forms Date reads alike everywhere: a date, or a date
+// and time with `Z` or an offset (seconds and fractions optional). A time without either would be
+// read in the local time zone of whoever runs the command: refused.
 const ISO_DATE = /^(?:[+-]\d{6}|\d{4})-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/
 
 /** The key that marks a tagged value. */

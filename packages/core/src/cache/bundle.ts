@@ -6,7 +6,7 @@ import type { CacheObserver } from './cache-observer.js'
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
 import type { Store } from '../stores/store.js'
-import { checkTtl } from '../stores/validate.js'
+import { checkOptionNames, checkTtl } from '../stores/validate.js'
 import type { Reads } from './reads.js'
 import type { Shared } from './shared.js'
 import type { Writes } from './writes.js'
@@ -36,6 +36,7 @@ export function openBundle<V>(key: string, full: string, shared: Shared, reads: 
       return (await reads.open(label(field), bytes, 'bundle', true, () => deleteField.call(store, full, field)))?.value as T | undefined
     },
     set: async (field: string, value: V, options?: CacheSetOptions): Promise<void> => {
+      checkOptionNames('bundle set', options, ['ttl', 'tags'] satisfies ReadonlyArray<keyof CacheSetOptions>)
       const ttl = options?.ttl ?? shared.ttl
       checkTtl(ttl)
       const encoded = await writes.encode(value, undefined)

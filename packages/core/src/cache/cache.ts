@@ -34,6 +34,7 @@ function fresh(entry: Entry | undefined): Entry | undefined {
 /** The cache of one namespace: the public operations, over what its namespaces share. */
 // The names of CacheSetOptions: anything else given to set is a misspelling (checkOptionNames).
 const SET_OPTION_NAMES = ['ttl', 'tags'] as const satisfies ReadonlyArray<keyof CacheSetOptions>
+const SET_MANY_ENTRY_NAMES = ['key', 'value', ...SET_OPTION_NAMES] as const
 
 export class StowageCache<S extends CacheSchema> implements Cache<S> {
   private readonly prefix: string
@@ -164,6 +165,7 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
 
   async setMany(entries: ReadonlyArray<{ readonly key: string; readonly value: unknown; readonly ttl?: number; readonly tags?: readonly string[] }>): Promise<void> {
     const tagsOf = entries.map((entry) => {
+      checkOptionNames('setMany entry', entry, SET_MANY_ENTRY_NAMES)
       checkKey(entry.key)
       checkTtl(entry.ttl ?? this.shared.ttl)
       return entry.tags === undefined ? undefined : checkTags(entry.tags)

@@ -61,6 +61,9 @@ export function createCacheWith<S extends CacheSchema>(
   train?: Train,
   handOut: (bytes: Uint8Array) => Uint8Array = (bytes) => bytes,
 ): Cache<S> {
+  if (typeof (options as Partial<Store>).get === 'function' && typeof (options as Partial<Store>).set === 'function') {
+    throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'createCache takes an options object: pass the store as createCache({ store })')
+  }
   checkOptionNames('createCache', options, CACHE_OPTION_NAMES)
   const namespace = options.namespace ?? DEFAULT_NAMESPACE
   checkNamespace(namespace)

@@ -15,6 +15,7 @@ import { MAX_DICTIONARY_SIZE } from '../codec/options.js'
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
 import type { Store } from '../stores/store.js'
+import { checkOptionNames } from '../stores/validate.js'
 import { DICTIONARY_CODEC_OPTIONS, type DictionaryBook } from './dictionary-book.js'
 
 /** Options of automatic dictionaries (`CacheOptions.autoDictionary`). Every field is optional. */
@@ -68,8 +69,12 @@ export class DictionaryTrainer {
   private readonly maxSampleBytes: number
   private readonly checkEvery: number
   private taken: Uint8Array[] = []
-  // 'stopped': the values sampled were too small for any dictionary; this cache trains no more.
-  private state: 'looking' | 'sampling' | 'training' | 'waiting' | 'writing' | 'stopped' = 'looking'
+  // 'resting': the values sampled were too small for any dictionary; after checkEvery writes this
+  // cache looks for a dictionary stored meanwhile, then samples again.
+  private state: 'looking' | 'sampling' | 'training' | 'waiting' | 'writing' | 'resting' = 'looking'
+  private rested = 0
+  // Whether values too small to learn from were told (once per cache, not per round).
+  private toldSmall = false
   // While waiting for another process's dictionary: since when, and writes seen.
   private waitingSince = 0
   private waited = 0
@@ -96,6 +101,7 @@ export class DictionaryTrainer {
     private readonly trainOn: Train,
     options: AutoDictionaryOptions,
   ) {
+    checkOptionNames('autoDictionary', options, ['samples', 'size', 'maxSampleBytes', 'checkEvery'] satisfies ReadonlyArray<keyof AutoDictionaryOptions>)
     this.samples = positive('samples', options.samples, DEFAULT_AUTO_SAMPLES, 5, 100_000)
     this.size = positive('size', options.size, DEFAULT_AUTO_SIZE, 256, MAX_DICTIONARY_SIZE)
     this.maxSampleBytes = positive('maxSampleBytes', options.maxSampleBytes, 16_384, 1, 1 << 30)
@@ -116,6 +122,15 @@ export class DictionaryTrainer {
     if (this.failure !== undefined) {
       failed(this.failure)
       this.failure = undefined
+    }
+    if (this.state === 'resting') {
+      if (++this.rested >= this.checkEvery) {
+        this.state = 'looking'
+        this.run(async () => {
+          await this.adoptStored(true)
+        })
+      }
+      return
     }
     if (encoded.payloadLength > this.maxSampleBytes) return
     if (this.state === 'sampling') {
@@ -220,9 +235,12 @@ export class DictionaryTrainer {
       dictionary = this.trainOn(values, this.size)
     } catch (e) {
       if (!StowageError.isInstance(e) || e.code !== StowageErrorCode.INVALID_ARGUMENT) throw e
-      // Nothing to learn from (values of a few bytes): told once, and no more rounds of sampling.
-      this.state = 'stopped'
-      throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `autoDictionary (${this.namespace}) trains no dictionary: ${e.message}`, { cause: e })
+      // Nothing to learn from (values of a few bytes): told once; sampled again after checkEvery writes.
+      this.state = 'resting'
+      this.rested = 0
+      if (this.toldSmall) return
+      this.toldSmall = true
+      throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `autoDictionary (${this.namespace}) trains no dictionary yet: ${e.message}`, { cause: e })
     }
     const id = await this.book.store(dictionary)
     const pointer = this.envelopes.encode(id)
