@@ -17,6 +17,8 @@ import type { Writes } from './writes.js'
  * @returns the {@link Bundle}.
  * @throws {StowageError} INVALID_ARGUMENT for a store without the bundle abilities.
  */
+
+const BUNDLE_SET_OPTION_NAMES = ['ttl', 'tags'] as const satisfies ReadonlyArray<keyof CacheSetOptions>
 export function openBundle<V>(key: string, full: string, shared: Shared, reads: Reads, writes: Writes, observer: CacheObserver): Bundle<V> {
   const { store } = shared
   if (!store.getField || !store.getFields || !store.setField || !store.deleteField) {
@@ -36,7 +38,7 @@ export function openBundle<V>(key: string, full: string, shared: Shared, reads: 
       return (await reads.open(label(field), bytes, 'bundle', true, () => deleteField.call(store, full, field)))?.value as T | undefined
     },
     set: async (field: string, value: V, options?: CacheSetOptions): Promise<void> => {
-      checkOptionNames('bundle set', options, ['ttl', 'tags'] satisfies ReadonlyArray<keyof CacheSetOptions>)
+      if (options !== undefined) checkOptionNames('bundle set', options, BUNDLE_SET_OPTION_NAMES)
       const ttl = options?.ttl ?? shared.ttl
       checkTtl(ttl)
       const encoded = await writes.encode(value, undefined)

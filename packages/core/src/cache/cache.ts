@@ -108,7 +108,7 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
 
   async set(key: string, value: unknown, options?: CacheSetOptions): Promise<void> {
     checkKey(key)
-    checkOptionNames('set', options, SET_OPTION_NAMES)
+    if (options !== undefined) checkOptionNames('set', options, SET_OPTION_NAMES)
     const ttl = options?.ttl ?? this.shared.ttl
     checkTtl(ttl)
     const tags = options?.tags === undefined ? undefined : checkTags(options.tags)

@@ -28,9 +28,12 @@ export interface LoadSettings extends WriteSettings {
   readonly hardTimeout?: number
 }
 
+// The names of GetOrSetOptions: anything else is a misspelling (checkOptionNames).
+const GET_OR_SET_OPTION_NAMES = ['ttl', 'tags', 'staleFor', 'grace', 'softTimeout', 'hardTimeout'] as const satisfies ReadonlyArray<keyof GetOrSetOptions>
+
 /** @throws {StowageError} INVALID_ARGUMENT for a bad duration, or a stale or grace period without a ttl. */
 export function loadSettings(options: GetOrSetOptions | undefined, defaultTtl: number | undefined): LoadSettings {
-  checkOptionNames('getOrSet', options, ['ttl', 'tags', 'staleFor', 'grace', 'softTimeout', 'hardTimeout'] satisfies ReadonlyArray<keyof GetOrSetOptions>)
+  if (options !== undefined) checkOptionNames('getOrSet', options, GET_OR_SET_OPTION_NAMES)
   const ttl = options?.ttl ?? defaultTtl
   const { staleFor, grace, softTimeout, hardTimeout } = options ?? {}
   const tags = options?.tags === undefined ? undefined : checkTags(options.tags)
