@@ -2,48 +2,10 @@
 // before its fix: a relative URL sharing one copy between two resources, a 304 naming another
 // ETag, validator hints that outlived a sign-out, a no-cache copy answering for the server, and a
 // redirect under `redirect: 'error'` taken for a failed request.
-import { createBroadcastInvalidation, createCache, createCodec, createMemoryStore, inspect, type Cache } from '@stowage/core'
-import type { IncomingMessage, ServerResponse } from 'node:http'
-import { afterEach, describe, expect, it } from 'vitest'
-import { envelopeResponse, fetchCachedWithInfo, HINTS_ITEM, scopedCache, serveCached, signOut, STOWAGE_MEDIA_TYPE, type HintStorage } from '../src/index.js'
-import { scripted, type Running } from './servers.js'
-
-const running: Running[] = []
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((r) => r.close()))
-})
-
-const codec = createCodec()
-const userA = { id: 'a', name: 'Ada' }
-const userB = { id: 'b', name: 'Bob' }
-
-// A 200 with the envelope of `value`, an ETag of the test server's own, and `headers`.
-function send(res: ServerResponse, value: unknown, headers: Record<string, string> = {}): void {
-  const bytes = codec.encode(value)
-  res.writeHead(200, { 'Content-Type': STOWAGE_MEDIA_TYPE, ETag: `"${inspect(bytes).crc}"`, ...headers }).end(bytes)
-}
-
-const newCache = (): Cache => createCache({ store: createMemoryStore(), namespace: 'client' })
-
-async function server(answer: (req: IncomingMessage, res: ServerResponse) => void) {
-  const s = await scripted(answer)
-  running.push(s)
-  return s
-}
-
-// What a call came to: its source and value, or its rejection's code and status.
-function outcome(p: Promise<{ source: string; value: unknown }>) {
-  return p.then(
-    (r) => ({ source: r.source, value: r.value }),
-    (e: { code?: string; cause?: { status?: number } }) => ({ rejected: e.code, status: e.cause?.status }),
-  )
-}
-
-// localStorage, as every tab of a profile shares it.
-function sharedStorage(): HintStorage & { items: Map<string, string> } {
-  const items = new Map<string, string>()
-  return { items, getItem: (k) => items.get(k) ?? null, setItem: (k, v) => void items.set(k, v) }
-}
+import { createBroadcastInvalidation, createCache, createMemoryStore, inspect } from '@stowage/core'
+import { describe, expect, it } from 'vitest'
+import { envelopeResponse, fetchCachedWithInfo, HINTS_ITEM, scopedCache, serveCached, signOut, STOWAGE_MEDIA_TYPE } from '../src/index.js'
+import { codec, newCache, outcome, send, server, sharedStorage, userA, userB } from './whose-data-helpers.js'
 
 describe('a relative URL fetched from two pages', () => {
   it("is two keys: Bob's page never gets Ada's copy nor sends Ada's ETag", async () => {

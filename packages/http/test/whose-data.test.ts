@@ -1,30 +1,9 @@
 // Whose data, where fetchCached, signOut and sendNodeResponse meet a second user, another origin or
 // another tab: cases a review of 2026-11-28 found open (each of these failed before its fix).
-import { createBroadcastInvalidation, createCache, createCodec, createMemoryStore, inspect, StowageErrorCode, type Cache } from '@stowage/core'
-import type { IncomingMessage, ServerResponse } from 'node:http'
-import { afterEach, describe, expect, it } from 'vitest'
+import { createBroadcastInvalidation, createCache, createMemoryStore, StowageErrorCode } from '@stowage/core'
+import { describe, expect, it } from 'vitest'
 import { fetchCachedWithInfo, scopedCache, sendNodeResponse, signOut, STOWAGE_MEDIA_TYPE } from '../src/index.js'
-import { scripted, type Running } from './servers.js'
-
-const running: Running[] = []
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((r) => r.close()))
-})
-
-const codec = createCodec()
-const userA = { id: 'a', name: 'Ada' }
-const userB = { id: 'b', name: 'Bob' }
-// With an ETag of the test server's own (the envelope's CRC-32), which a kept copy is revalidated with.
-const send = (res: ServerResponse, value: unknown, headers: Record<string, string> = {}) => {
-  const bytes = codec.encode(value)
-  res.writeHead(200, { 'Content-Type': STOWAGE_MEDIA_TYPE, ETag: `"${inspect(bytes).crc}"`, ...headers }).end(bytes)
-}
-const newCache = (): Cache => createCache({ store: createMemoryStore(), namespace: 'client' })
-async function server(answer: (req: IncomingMessage, res: ServerResponse) => void) {
-  const s = await scripted(answer)
-  running.push(s)
-  return s
-}
+import { codec, newCache, send, server, userA, userB } from './whose-data-helpers.js'
 
 describe('fetchCached: redirects with init.redirect', () => {
   it("with init.redirect: 'follow' (fetch's default), a conditional request is still never followed to another origin", async () => {
