@@ -4,7 +4,7 @@ import { createCodec, type Store } from '@stowage/core'
 import { createIdbStore } from '@stowage/idb'
 import { QueryClient, QueryObserver } from '@tanstack/query-core'
 import { persistQueryClientRestore, persistQueryClientSave } from '@tanstack/query-persist-client-core'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createQueryStorage, createStowageClientPersister, createStowageQueryPersister } from '../src/tanstack-query/index.js'
 import { dbName, keysOf, withMethod } from './helpers.js'
 
@@ -220,10 +220,9 @@ describe('removeClient of the per-query persister against writes still to come',
     await qc.fetchQuery({ queryKey: ['inbox'], queryFn })
     await sleep(20)
     void qc.fetchQuery({ queryKey: ['inbox'], queryFn, staleTime: 0 }).catch(() => {}) // polling
-    await sleep(10)
+    await vi.waitFor(() => expect(replies).toHaveLength(1)) // its persister has looked, the fetch is out
     void qc.refetchQueries({ queryKey: ['inbox'] }).catch(() => {}) // after a mutation: cancels and fetches again
-    await sleep(10)
-    expect(replies).toHaveLength(2)
+    await vi.waitFor(() => expect(replies).toHaveLength(2))
     qc.clear()
     await persister.removeClient()
     replies[0]!({ owner: 'A', n: 1 })
@@ -237,17 +236,17 @@ describe('removeClient of the per-query persister against writes still to come',
     const inner = createIdbStore({ dbName: name })
     const persister = createStowageQueryPersister({ dbName: name, filters: { type: 'active' } })
     const qc = new QueryClient({ defaultOptions: { queries: { persister: persister.persisterFn, gcTime: Infinity } } })
-    let reply!: (v: unknown) => void
+    let reply: ((v: unknown) => void) | undefined
     let calls = 0
     const observer = new QueryObserver(qc, { queryKey: ['inbox'], queryFn: () => (calls++ === 0 ? Promise.resolve({ owner: 'A', n: 0 }) : new Promise((r) => (reply = r))) })
     const unsubscribe = observer.subscribe(() => {}) // a mounted component fetches
-    await sleep(30)
+    await vi.waitFor(() => expect(observer.getCurrentResult().status).toBe('success'))
     void observer.refetch() // polling: in flight at sign-out
-    await sleep(10)
+    await vi.waitFor(() => expect(reply).toBeDefined()) // its persister has looked, the fetch is out
     unsubscribe() // the app goes to its sign-in page
     qc.clear()
     await persister.removeClient()
-    reply({ owner: 'A', mail: 'secret' })
+    reply!({ owner: 'A', mail: 'secret' })
     await sleep(100)
     expect(await keysOf(inner, 'tanstack-query-')).toStrictEqual([])
   })
