@@ -56,9 +56,11 @@ import { gzipSync } from 'node:zlib'
 // tier and breaker), the memory store, set and getOrSet do not know, naming the one meant (a
 // newcomer's trial: a misspelt tll or nameSpace was ignored in silence and its default used), and
 // samples too small to train a dictionary on, added ~0.7 KiB to the whole (43.7 KiB): budget 44 KiB.
+// The codec then took the same check instead of its own (one refusal of unknown options
+// everywhere, with the nearest spelling), which added ~0.2 KiB to it (27.5 KiB): budget 28 KiB.
 // The budgets catch the next growth.
 const budgets = [
-  ['the codec', "export { encode, decode, encodeAsync, decodeAsync, createCodec, StowageError } from './dist/index.js'", 27.5 * 1024],
+  ['the codec', "export { encode, decode, encodeAsync, decodeAsync, createCodec, StowageError } from './dist/index.js'", 28 * 1024],
   ['codec + Cache + memory store', "export * from './dist/index.js'", 44 * 1024],
 ]
 

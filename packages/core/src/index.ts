@@ -79,4 +79,5 @@ export {
 } from './stores/memory-store.js'
 export type { Store, StoreEntry, StoreFence, StoreSetOptions } from './stores/store.js'
 // For Store implementations: the argument checks every store shares.
-export { checkEntry as checkStoreEntry, checkKey as checkStoreKey, checkOptionNames, MAX_KEY_LENGTH } from './stores/validate.js'
+export { checkEntry as checkStoreEntry, checkKey as checkStoreKey, MAX_KEY_LENGTH } from './stores/validate.js'
+export { checkOptionNames } from './errors/option-names.js'

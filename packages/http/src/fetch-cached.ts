@@ -136,7 +136,9 @@ type Exchange = Answered | { readonly failure: StowageError }
 export async function fetchCachedWithInfo<T = unknown>(url: string, options: FetchCachedOptions): Promise<FetchCachedResult<T>> {
   // A misspelt `scope` would keep a user's answers where the next user finds them.
   checkOptionNames('fetchCached', options, FETCH_OPTION_NAMES)
-  const key = options.key ?? keyOf(url)
+  // What fetch resolves a relative URL against (a <base href>, any scheme): the default key and the cross-origin checks go by it.
+  const base = baseUrl()
+  const key = options.key ?? keyOf(url, base)
   // Another method's answer is not what a GET of the URL returns (RFC 9111 §4): never kept under it, nor answered for by a kept copy.
   const method = options.init?.method?.toUpperCase() ?? 'GET'
   if (method !== 'GET') throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, `fetchCached keeps GET answers only, not ${method}: use fetch (and cache.delete(url) when the request changes what a GET of it returns)`)
@@ -145,7 +147,7 @@ export async function fetchCachedWithInfo<T = unknown>(url: string, options: Fet
   // that comes while the request is out means its answer is not stored (acceptBytes checks).
   const claim = cache.claim(key)
   try {
-    return await fetchClaimed<T>(url, options, cache, key, claim)
+    return await fetchClaimed<T>(url, options, cache, key, claim, base)
   } finally {
     claim.end()
   }
@@ -158,12 +160,12 @@ async function fetchClaimed<T>(
   cache: Cache<any>,
   key: string,
   claim: CacheClaim,
+  base: string | undefined,
 ): Promise<FetchCachedResult<T>> {
   const { init } = options
   const limit = options.maxBytes ?? cache.codec.options.maxBytes + HEADER_ALLOWANCE
-  const page = pageUrl()
   // The URL as fetch resolves it (a <base href> may point elsewhere), against the page's own origin.
-  const base = baseUrl() ?? page
+  const page = pageUrl()
   const requestCrossOrigin = page !== undefined && crossOrigin(url, page, base)
   // A request with no-store: no copy answers for it or is kept after it, and an older one goes (README).
   const noStore = parseCacheControl(new Headers(init?.headers).get('Cache-Control')).has('no-store') || init?.cache === 'no-store'
@@ -226,7 +228,7 @@ async function fetchClaimed<T>(
     deadline.clear()
   }
   const stored = storedValue === undefined ? undefined : found
-  const result = await answer<T>(url, options, cache, key, claim, { exchange, found, stored, storedValue, page, requestCrossOrigin, deadline, revalidated })
+  const result = await answer<T>(url, options, cache, key, claim, { exchange, found, stored, storedValue, base, requestCrossOrigin, deadline, revalidated })
   // What the next call will find stored: the copy kept now or still kept, or else nothing known
   // (it waits for the store). A call that failed leaves the hint as it was.
   // An answer not kept leaves nothing behind: one bound to who asked (private, a request with
@@ -244,10 +246,10 @@ async function answer<T>(
   cache: Cache<any>,
   key: string,
   claim: CacheClaim,
-  got: { exchange: Exchange; found: Uint8Array | undefined; stored: Uint8Array | undefined; storedValue: unknown; page: string | undefined; requestCrossOrigin: boolean; deadline: Deadline; revalidated: boolean },
+  got: { exchange: Exchange; found: Uint8Array | undefined; stored: Uint8Array | undefined; storedValue: unknown; base: string | undefined; requestCrossOrigin: boolean; deadline: Deadline; revalidated: boolean },
 ): Promise<FetchCachedResult<T>> {
   const { init } = options
-  const { exchange, found, stored, storedValue, page, requestCrossOrigin, deadline, revalidated } = got
+  const { exchange, found, stored, storedValue, base, requestCrossOrigin, deadline, revalidated } = got
   // The stored copy answers; it is still kept unless a write, delete or clear (a sign-out) of the key came meanwhile.
   const fromStore = (source: FetchSource, problem?: StowageError): FetchCachedResult<T> => ({ value: storedValue as T, source, bytes: stored!, etag: etagOf(stored!), kept: !claim.superseded, problem })
   const request = { headers: new Headers(init?.headers), credentials: init?.credentials, crossOrigin: requestCrossOrigin, scoped: options.scope !== undefined, staleIfError: options.staleIfError, ttl: options.ttl, cacheTtl: cache.ttl, cache: init?.cache }
@@ -261,7 +263,7 @@ async function answer<T>(
     throw deadline.aborted() ? exchange.failure : unanswered(exchange.failure)
   }
   const { response, problem } = exchange
-  if (crossOriginRedirect(url, response, baseUrl() ?? page)) {
+  if (crossOriginRedirect(url, response, base)) {
     await cache.delete(key)
     throw new StowageError(StowageErrorCode.STORE_ERROR, `${url} redirected to another origin (${new URL(response.url).origin}): refused, as its answer would be kept under this URL`, { cause: response })
   }
@@ -336,10 +338,9 @@ async function codecFor(cache: Cache<any>, received: Uint8Array, dictionaryUrl: 
 // absolute URL, or a path from the origin's root: the store is the origin's own); one relative to
 // the page (`profile`, `../me`, `?page=2`, `//host/x`) resolved against the page's, as fetch
 // resolves it, so that one written alike on two pages never shares a copy.
-function keyOf(url: string): string {
+function keyOf(url: string, base: string | undefined): string {
   const rooted = url.startsWith('/') && !url.startsWith('//')
-  const base = rooted || ABSOLUTE_URL.test(url) ? undefined : baseUrl()
-  if (base === undefined) return url
+  if (base === undefined || rooted || ABSOLUTE_URL.test(url)) return url
   try {
     return new URL(url, base).href
   } catch {
@@ -349,12 +350,12 @@ function keyOf(url: string): string {
 
 const ABSOLUTE_URL = /^[A-Za-z][A-Za-z0-9+.-]*:/
 
-// The hints a call uses: none for a user's partition, whether given as `scope` or as a cache
-// scopedCache made (a user's requests never carry what another's learnt, and nothing of theirs is
-// left in storage that a sign-out in another tab could miss).
+// The hints a call uses: none for a user's partition, whether given as `scope` (the call's cache is
+// then the scope's) or as a cache scopedCache made (a user's requests never carry what another's
+// learnt, and nothing of theirs is left in storage that a sign-out in another tab could miss).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function validatorHints(options: FetchCachedOptions, cache: Cache<any>): ValidatorHints | undefined {
-  const storage = options.scope === undefined && !isScoped(cache) ? hintStorage(options.validatorHints) : undefined
+  const storage = isScoped(cache) ? undefined : hintStorage(options.validatorHints)
   return storage === undefined ? undefined : new ValidatorHints(storage)
 }
 

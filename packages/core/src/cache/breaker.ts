@@ -6,7 +6,8 @@
 // not hold the circuit half-open, refusing every call, for good).
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
-import { checkOptionNames, positiveInteger } from '../stores/validate.js'
+import { positiveInteger } from '../stores/validate.js'
+import { checkOptionNames } from '../errors/option-names.js'
 import { Emitter } from '../events/emitter.js'
 import type { Store } from '../stores/store.js'
 import { wrapStore } from '../stores/wrap-store.js'

@@ -6,10 +6,12 @@ import type { CacheObserver } from './cache-observer.js'
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
 import type { Store } from '../stores/store.js'
-import { checkOptionNames, checkTtl } from '../stores/validate.js'
+import { checkTtl } from '../stores/validate.js'
+import { checkOptionNames } from '../errors/option-names.js'
 import type { Reads } from './reads.js'
 import type { Shared } from './shared.js'
 import type { Writes } from './writes.js'
+import { SET_OPTION_NAMES } from './load-settings.js'
 
 /**
  * The bundle under `key` (store key `full`), over the store's bundle abilities.
@@ -17,8 +19,6 @@ import type { Writes } from './writes.js'
  * @returns the {@link Bundle}.
  * @throws {StowageError} INVALID_ARGUMENT for a store without the bundle abilities.
  */
-
-const BUNDLE_SET_OPTION_NAMES = ['ttl', 'tags'] as const satisfies ReadonlyArray<keyof CacheSetOptions>
 export function openBundle<V>(key: string, full: string, shared: Shared, reads: Reads, writes: Writes, observer: CacheObserver): Bundle<V> {
   const { store } = shared
   if (!store.getField || !store.getFields || !store.setField || !store.deleteField) {
@@ -38,7 +38,7 @@ export function openBundle<V>(key: string, full: string, shared: Shared, reads: 
       return (await reads.open(label(field), bytes, 'bundle', true, () => deleteField.call(store, full, field)))?.value as T | undefined
     },
     set: async (field: string, value: V, options?: CacheSetOptions): Promise<void> => {
-      if (options !== undefined) checkOptionNames('bundle set', options, BUNDLE_SET_OPTION_NAMES)
+      if (options !== undefined) checkOptionNames('bundle set', options, SET_OPTION_NAMES)
       const ttl = options?.ttl ?? shared.ttl
       checkTtl(ttl)
       const encoded = await writes.encode(value, undefined)

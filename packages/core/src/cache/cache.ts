@@ -11,14 +11,15 @@ import type { Codec, EncodedEnvelope } from '../codec/codec.js'
 import { StowageErrorCode } from '../errors/error-codes.js'
 import type { Store } from '../stores/store.js'
 import { StowageError } from '../errors/stowage-error.js'
-import { checkKey, checkOptionNames, checkTtl } from '../stores/validate.js'
+import { checkKey, checkTtl } from '../stores/validate.js'
+import { checkOptionNames } from '../errors/option-names.js'
 import { checkNamespace, storeKey } from './keys.js'
 import type { FlightOptions } from './single-flight.js'
 import type { Entry } from './entry-opener.js'
 import { claimHandle, type Claim } from './claims.js'
 import { underLease, type LeaseRelease } from './lease.js'
 import { loaderError, storeError } from './cache-errors.js'
-import { loadSettings, storeTtl, type LoadSettings } from './load-settings.js'
+import { loadSettings, SET_OPTION_NAMES, storeTtl, type LoadSettings } from './load-settings.js'
 import { checkTags, renewGenerations, tagKey } from './tags.js'
 import { Reads } from './reads.js'
 import { Writes } from './writes.js'
@@ -31,11 +32,10 @@ function fresh(entry: Entry | undefined): Entry | undefined {
   return entry !== undefined && (entry.freshUntil === undefined || entry.freshUntil > Date.now()) ? entry : undefined
 }
 
-/** The cache of one namespace: the public operations, over what its namespaces share. */
-// The names of CacheSetOptions: anything else given to set is a misspelling (checkOptionNames).
-const SET_OPTION_NAMES = ['ttl', 'tags'] as const satisfies ReadonlyArray<keyof CacheSetOptions>
+// A setMany entry: a key and value, and set's options.
 const SET_MANY_ENTRY_NAMES = ['key', 'value', ...SET_OPTION_NAMES] as const
 
+/** The cache of one namespace: the public operations, over what its namespaces share. */
 export class StowageCache<S extends CacheSchema> implements Cache<S> {
   private readonly prefix: string
   private readonly observer: CacheObserver

@@ -15,7 +15,7 @@ import { MAX_DICTIONARY_SIZE } from '../codec/options.js'
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
 import type { Store } from '../stores/store.js'
-import { checkOptionNames } from '../stores/validate.js'
+import { checkOptionNames } from '../errors/option-names.js'
 import { DICTIONARY_CODEC_OPTIONS, type DictionaryBook } from './dictionary-book.js'
 
 /** Options of automatic dictionaries (`CacheOptions.autoDictionary`). Every field is optional. */

@@ -1,9 +1,10 @@
-// The options of one getOrSet, checked and settled once: what its load and its write go by.
-import type { GetOrSetOptions } from './cache-types.js'
+// The options of one write and of one getOrSet, checked and settled once: what a load and a write go by.
+import type { CacheSetOptions, GetOrSetOptions } from './cache-types.js'
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
 import type { StoreFence } from '../stores/store.js'
-import { checkOptionNames, checkTtl } from '../stores/validate.js'
+import { checkTtl } from '../stores/validate.js'
+import { checkOptionNames } from '../errors/option-names.js'
 import { checkTags } from './tags.js'
 
 /** How one write stores its value, settled from the call's options. */
@@ -28,8 +29,10 @@ export interface LoadSettings extends WriteSettings {
   readonly hardTimeout?: number
 }
 
-// The names of GetOrSetOptions: anything else is a misspelling (checkOptionNames).
-const GET_OR_SET_OPTION_NAMES = ['ttl', 'tags', 'staleFor', 'grace', 'softTimeout', 'hardTimeout'] as const satisfies ReadonlyArray<keyof GetOrSetOptions>
+/** The names of CacheSetOptions (`set`, a bundle's `set`): anything else is a misspelling (checkOptionNames). */
+export const SET_OPTION_NAMES = ['ttl', 'tags'] as const satisfies ReadonlyArray<keyof CacheSetOptions>
+// The names of GetOrSetOptions.
+const GET_OR_SET_OPTION_NAMES = [...SET_OPTION_NAMES, 'staleFor', 'grace', 'softTimeout', 'hardTimeout'] as const satisfies ReadonlyArray<keyof GetOrSetOptions>
 
 /** @throws {StowageError} INVALID_ARGUMENT for a bad duration, or a stale or grace period without a ttl. */
 export function loadSettings(options: GetOrSetOptions | undefined, defaultTtl: number | undefined): LoadSettings {

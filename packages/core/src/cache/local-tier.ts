@@ -5,7 +5,8 @@
 // least-recently-used; moving the entry on every hit would halve the speed of a hit).
 import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
-import { checkOptionNames, positiveInteger } from '../stores/validate.js'
+import { positiveInteger } from '../stores/validate.js'
+import { checkOptionNames } from '../errors/option-names.js'
 
 /** Options of the in-process tier ({@link CacheOptions.local}). */
 export interface LocalOptions {

@@ -1,4 +1,5 @@
 import { invalidArgument } from '../errors/make.js'
+import { checkOptionNames } from '../errors/option-names.js'
 import { crc32 } from './crc32.js'
 import type { Extension } from './extension.js'
 import { USER_EXT_MAX } from './format.js'
@@ -190,12 +191,7 @@ function checkLevel(level: unknown): CompressionLevel {
 // An option the settled options lack is one the codec does not know (a misspelt `maxdepth`),
 // which would otherwise be ignored in silence.
 function checkKnown(options: object, settled: Settled): Settled {
-  const known = Object.keys(settled)
-  for (const key of Object.keys(options)) {
-    if (known.includes(key)) continue
-    const near = known.find((name) => name.toLowerCase() === key.toLowerCase())
-    throw invalid(`unknown codec option ${JSON.stringify(key)}${near === undefined ? '' : ` (did you mean ${near}?)`}`)
-  }
+  checkOptionNames('codec', options, Object.keys(settled))
   return settled
 }
 

@@ -1,7 +1,8 @@
 import { StowageErrorCode } from '../errors/error-codes.js'
 import type { Store, StoreEntry, StoreSetOptions } from './store.js'
 import { StowageError } from '../errors/stowage-error.js'
-import { checkBytes, checkEntry, checkKey, checkOptionNames, checkTtl } from './validate.js'
+import { checkBytes, checkEntry, checkKey, checkTtl } from './validate.js'
+import { checkOptionNames } from '../errors/option-names.js'
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
