@@ -1,5 +1,6 @@
 // Shared by the tests that run both in Node and in Chromium: nothing here may use Buffer or node:.
 import { crc32 } from '../src/codec/crc32.js'
+import { StowageError } from '../src/errors/stowage-error.js'
 
 export { crc32 }
 
@@ -51,4 +52,15 @@ export function caught(fn: () => unknown): unknown {
     return e
   }
   return undefined
+}
+
+/** Runs `fn` and returns the StowageError it threw; fails the test for anything else, or nothing. */
+export function thrown(fn: () => unknown): StowageError {
+  try {
+    fn()
+  } catch (e) {
+    if (StowageError.isInstance(e)) return e
+    throw e
+  }
+  throw new Error('did not throw')
 }

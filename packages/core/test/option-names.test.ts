@@ -2,16 +2,7 @@
 // entries to live forever, a `nameSpace` that left a cache on the shared default namespace).
 import { describe, expect, it } from 'vitest'
 import { checkOptionNames, createCache, createMemoryStore, StowageError, StowageErrorCode } from '../src/index.js'
-
-function refused(run: () => unknown): StowageError {
-  try {
-    run()
-  } catch (e) {
-    if (StowageError.isInstance(e)) return e
-    throw e
-  }
-  throw new Error('not refused')
-}
+import { thrown } from './helpers.js'
 
 async function refusedAsync(run: () => Promise<unknown>): Promise<StowageError> {
   const e = await run().then(
@@ -32,7 +23,7 @@ describe('option names', () => {
       [{ store: createMemoryStore(), breaker: { failure: 3 } }, 'unknown breaker option "failure" (did you mean failures?)'],
       [{ colour: 'blue' }, 'unknown createCache option "colour"'],
     ] as const) {
-      const e = refused(() => createCache(options as never))
+      const e = thrown(() => createCache(options as never))
       expect(e.code).toBe(StowageErrorCode.INVALID_ARGUMENT)
       expect(e.message).toBe(message)
     }
@@ -42,7 +33,7 @@ describe('option names', () => {
   })
 
   it('createMemoryStore, set and getOrSet refuse one as well', async () => {
-    expect(refused(() => createMemoryStore({ maxbytes: 10 } as never)).message).toBe('unknown createMemoryStore option "maxbytes" (did you mean maxBytes?)')
+    expect(thrown(() => createMemoryStore({ maxbytes: 10 } as never)).message).toBe('unknown createMemoryStore option "maxbytes" (did you mean maxBytes?)')
     const cache = createCache({ namespace: 'calls' })
     expect((await refusedAsync(() => cache.set('k', 1, { tll: 1000 } as never))).message).toBe('unknown set option "tll" (did you mean ttl?)')
     expect((await refusedAsync(() => cache.getOrSet('k', () => 1, { stalefor: 10, ttl: 100 } as never))).message).toBe('unknown getOrSet option "stalefor" (did you mean staleFor?)')
@@ -54,9 +45,9 @@ describe('option names', () => {
   it('checkOptionNames, for store implementations: names nearest by case or by two edits, else none', () => {
     expect(() => checkOptionNames('x', { a: 1 }, ['a', 'b'])).not.toThrow()
     expect(() => checkOptionNames('x', undefined, ['a'])).not.toThrow()
-    expect(refused(() => checkOptionNames('myStore', { TimeOut: 1 }, ['timeout'])).message).toBe('unknown myStore option "TimeOut" (did you mean timeout?)')
-    expect(refused(() => checkOptionNames('myStore', { timout: 1 }, ['timeout'])).message).toBe('unknown myStore option "timout" (did you mean timeout?)')
-    expect(refused(() => checkOptionNames('myStore', { size: 1 }, ['timeout'])).message).toBe('unknown myStore option "size"')
+    expect(thrown(() => checkOptionNames('myStore', { TimeOut: 1 }, ['timeout'])).message).toBe('unknown myStore option "TimeOut" (did you mean timeout?)')
+    expect(thrown(() => checkOptionNames('myStore', { timout: 1 }, ['timeout'])).message).toBe('unknown myStore option "timout" (did you mean timeout?)')
+    expect(thrown(() => checkOptionNames('myStore', { size: 1 }, ['timeout'])).message).toBe('unknown myStore option "size"')
   })
 })
 
@@ -73,6 +64,6 @@ describe('option names, more places', () => {
     expect((await refusedAsync(() => cache.setMany([{ key: 'a', value: 1, tll: 5 } as never]))).message).toBe('unknown setMany entry option "tll" (did you mean ttl?)')
     expect(await cache.get('a')).toBeUndefined()
     expect((await refusedAsync(() => cache.bundle('b').set('f', 1, { tll: 5 } as never))).message).toBe('unknown bundle set option "tll" (did you mean ttl?)')
-    expect(refused(() => createCache(createMemoryStore() as never)).message).toBe('createCache takes an options object: pass the store as createCache({ store })')
+    expect(thrown(() => createCache(createMemoryStore() as never)).message).toBe('createCache takes an options object: pass the store as createCache({ store })')
   })
 })

@@ -1,16 +1,8 @@
 // What createCodec says about its options, and values nested near the runtime's call stack.
 import { describe, expect, it } from 'vitest'
 import { createCodec, StowageError, StowageErrorCode, type CodecOptions } from '../src/index.js'
+import { thrown } from './helpers.js'
 
-function thrown(run: () => unknown): StowageError {
-  try {
-    run()
-  } catch (e) {
-    if (StowageError.isInstance(e)) return e
-    throw e
-  }
-  throw new Error('did not throw')
-}
 
 describe('createCodec options', () => {
   it('refuses an option it does not know, naming the one meant when only its case differs', () => {

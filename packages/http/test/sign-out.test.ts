@@ -43,7 +43,7 @@ describe('signOut', () => {
     const pending = fetchCachedWithInfo('https://app.example/api/me', { cache, scope: 'a', fetch })
     await new Promise((r) => setTimeout(r, 10)) // the request is out
     await signOut({ cache, scope: 'a' })
-    answer(new Response(createCodec().encode({ id: 'a' }) as Uint8Array<ArrayBuffer>, { headers: { 'Content-Type': 'application/vnd.stowage', 'Cache-Control': 'private, no-cache' } }))
+    answer(new Response(createCodec().encode({ id: 'a' }) as Uint8Array<ArrayBuffer>, { headers: { 'Content-Type': 'application/vnd.stowage', 'Cache-Control': 'private, max-age=0' } }))
     const result = await pending
     expect(result.value).toStrictEqual({ id: 'a' }) // the caller that asked still gets its answer
     expect(result.kept).toBe(false)

@@ -1,6 +1,6 @@
 // Shared by the whose-data tests: scripted node:http servers (closed after each test), envelopes
 // with an ETag of the test server's own, two users' values, and a localStorage every tab shares.
-import { createCache, createCodec, createMemoryStore, inspect, type Cache } from '@stowage/core'
+import { createBroadcastInvalidation, createCache, createCodec, createMemoryStore, inspect, type Cache } from '@stowage/core'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { afterEach } from 'vitest'
 import { STOWAGE_MEDIA_TYPE, type HintStorage } from '../src/index.js'
@@ -43,4 +43,21 @@ export function outcome(p: Promise<{ source: string; value: unknown }>) {
 export function sharedStorage(): HintStorage & { items: Map<string, string> } {
   const items = new Map<string, string>()
   return { items, getItem: (k) => items.get(k) ?? null, setItem: (k, v) => void items.set(k, v) }
+}
+
+/** Two tabs' caches over one store (namespace `app`), told of each other's clears through a channel of their own. */
+export function twoTabs(): [Cache, Cache] {
+  const store = createMemoryStore()
+  const channel = `two-tabs-${Math.random()}`
+  const tab = () => createCache({ store, namespace: 'app', invalidation: createBroadcastInvalidation(channel) })
+  return [tab(), tab()]
+}
+
+/** A fetch whose answer the test gives when it chooses (`answer`), for a request that is out meanwhile. */
+export function heldFetch(): { readonly fetch: typeof fetch; answer(response: Response): void } {
+  let resolve: (response: Response) => void = () => {}
+  return {
+    fetch: () => new Promise<Response>((r) => (resolve = r)),
+    answer: (response) => resolve(response),
+  }
 }

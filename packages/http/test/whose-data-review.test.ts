@@ -2,10 +2,10 @@
 // before its fix: a relative URL sharing one copy between two resources, a 304 naming another
 // ETag, validator hints that outlived a sign-out, a no-cache copy answering for the server, and a
 // redirect under `redirect: 'error'` taken for a failed request.
-import { createBroadcastInvalidation, createCache, createMemoryStore, inspect } from '@stowage/core'
+import { inspect } from '@stowage/core'
 import { describe, expect, it } from 'vitest'
 import { envelopeResponse, fetchCachedWithInfo, HINTS_ITEM, scopedCache, serveCached, signOut, STOWAGE_MEDIA_TYPE } from '../src/index.js'
-import { codec, newCache, outcome, send, server, sharedStorage, userA, userB } from './whose-data-helpers.js'
+import { codec, heldFetch, newCache, outcome, send, server, sharedStorage, twoTabs, userA, userB } from './whose-data-helpers.js'
 
 describe('a relative URL fetched from two pages', () => {
   it("is two keys: Bob's page never gets Ada's copy nor sends Ada's ETag", async () => {
@@ -92,13 +92,9 @@ describe('validator hints of what a user sees', () => {
 
   it("a cache handed in already scoped keeps none, so a sign-out in another tab while its request is out leaves nothing of the user's", async () => {
     const localStorage = sharedStorage()
-    const store = createMemoryStore()
-    const channel = `whose-data-review-${Math.random()}`
-    const tab = () => createCache({ store, namespace: 'app', invalidation: createBroadcastInvalidation(channel) })
-    const [one, two] = [tab(), tab()]
+    const [one, two] = twoTabs()
     const url = 'https://app.example/api/me'
-    let answer: (response: Response) => void = () => {}
-    const fetch = () => new Promise<Response>((resolve) => (answer = resolve))
+    const { fetch, answer } = heldFetch()
     const pending = fetchCachedWithInfo(url, { cache: scopedCache(two, 'a'), fetch, validatorHints: localStorage })
     await new Promise((r) => setTimeout(r, 10))
     await signOut({ cache: one, scope: 'a', validatorHints: localStorage })

@@ -1,9 +1,9 @@
 // Whose data, where fetchCached, signOut and sendNodeResponse meet a second user, another origin or
 // another tab: cases a review of 2026-11-28 found open (each of these failed before its fix).
-import { createBroadcastInvalidation, createCache, createMemoryStore, StowageErrorCode } from '@stowage/core'
+import { createCache, createMemoryStore, StowageErrorCode } from '@stowage/core'
 import { describe, expect, it } from 'vitest'
 import { fetchCachedWithInfo, scopedCache, sendNodeResponse, signOut, STOWAGE_MEDIA_TYPE } from '../src/index.js'
-import { codec, newCache, send, server, userA, userB } from './whose-data-helpers.js'
+import { codec, heldFetch, newCache, send, server, twoTabs, userA, userB } from './whose-data-helpers.js'
 
 describe('fetchCached: redirects with init.redirect', () => {
   it("with init.redirect: 'follow' (fetch's default), a conditional request is still never followed to another origin", async () => {
@@ -124,19 +124,15 @@ describe('sendNodeResponse', () => {
 
 describe('signOut in one tab, a request in flight in another', () => {
   it('a request tab two sent before the sign-out, answered just after it, is not left in the store', async () => {
-    const store = createMemoryStore()
-    const channel = `sign-out-race-${Math.random()}`
-    const tab = () => createCache({ store, namespace: 'app', invalidation: createBroadcastInvalidation(channel) })
-    const [one, two] = [tab(), tab()]
+    const [one, two] = twoTabs()
     const url = 'https://app.example/api/me'
-    let answer: (response: Response) => void = () => {}
-    const fetch = () => new Promise<Response>((resolve) => (answer = resolve))
+    const { fetch, answer } = heldFetch()
     // Tab two asks for user a's record; the request is out.
     const pending = fetchCachedWithInfo(url, { cache: two, scope: 'a', fetch })
     await new Promise((r) => setTimeout(r, 10))
     // Tab one signs user a out; then tab two's answer arrives.
     await signOut({ cache: one, scope: 'a' })
-    answer(new Response(codec.encode(userA) as Uint8Array<ArrayBuffer>, { headers: { 'Content-Type': STOWAGE_MEDIA_TYPE, 'Cache-Control': 'private, no-cache' } }))
+    answer(new Response(codec.encode(userA) as Uint8Array<ArrayBuffer>, { headers: { 'Content-Type': STOWAGE_MEDIA_TYPE, 'Cache-Control': 'private, max-age=0' } }))
     const result = await pending
     expect(result.value).toStrictEqual(userA)
     // Tab two may have stored the answer before it heard of the sign-out (its claim still held): it
