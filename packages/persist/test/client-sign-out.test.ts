@@ -193,6 +193,74 @@ describe('two pages saving at the same time', () => {
   })
 })
 
+describe("another page's removal, told at once (a BroadcastChannel)", () => {
+  // Pages over stores of their own, as an app that passes `store` has: they hear the removals of
+  // every page with the same key, so each test takes a key of its own.
+  const uniqueKey = () => `client-${Math.random().toString(36).slice(2)}`
+
+  /** Page 2 holds A's saved client (it saved it); its persister's errors are collected. */
+  async function pageHoldingA(name: string, key: string) {
+    const errors: Array<{ code: string }> = []
+    const persister = createStowageClientPersister({ store: createIdbStore({ dbName: name }), key, throttleTime: 0, onError: (e) => errors.push(e) })
+    const qc = client()
+    qc.setQueryData(['account', 1], { owner: 'A', i: 1 })
+    await persistQueryClientSave({ queryClient: qc, persister })
+    return { qc, persister, errors }
+  }
+
+  async function ownersIn(name: string, key: string): Promise<string[]> {
+    const qc = client()
+    await persistQueryClientRestore({ queryClient: qc, persister: createStowageClientPersister({ store: createIdbStore({ dbName: name }), key }) })
+    return qc
+      .getQueryCache()
+      .getAll()
+      .map((q) => (q.state.data as { owner: string }).owner)
+  }
+
+  it('stops the other page when the removal record could not be written (a full disk)', async () => {
+    const name = dbName()
+    const key = uniqueKey()
+    const page2 = await pageHoldingA(name, key)
+    const inner = createIdbStore({ dbName: name })
+    const full = withMethod(inner, 'set', async (k, v, o) => {
+      if (k.endsWith(':removed')) throw new DOMException('the quota is exceeded', 'QuotaExceededError')
+      return inner.set(k, v, o)
+    })
+    await expect(createStowageClientPersister({ store: full, key }).removeClient()).rejects.toThrow('the quota is exceeded')
+    expect(await keysOf(inner, `${key}:`)).toStrictEqual([])
+    page2.qc.setQueryData(['account', 2], { owner: 'A', i: 2 })
+    await persistQueryClientSave({ queryClient: page2.qc, persister: page2.persister })
+    expect(await ownersIn(name, key)).toStrictEqual([])
+    expect(page2.errors.map((e) => e.code)).toStrictEqual(['STORE_ERROR'])
+  })
+
+  it('stops the other page when the removal record is evicted before its next save', async () => {
+    const name = dbName()
+    const key = uniqueKey()
+    const page2 = await pageHoldingA(name, key)
+    const inner = createIdbStore({ dbName: name })
+    await createStowageClientPersister({ store: inner, key }).removeClient()
+    await inner.delete(`${key}:removed`) // what a store's eviction does
+    page2.qc.setQueryData(['account', 2], { owner: 'A', i: 2 })
+    await persistQueryClientSave({ queryClient: page2.qc, persister: page2.persister })
+    expect(await ownersIn(name, key)).toStrictEqual([])
+    expect(page2.errors.map((e) => e.code)).toStrictEqual(['STORE_ERROR'])
+  })
+
+  it('is not heard under another key, nor by pages of another database', async () => {
+    const name = dbName()
+    const key = uniqueKey()
+    const page2 = await pageHoldingA(name, key)
+    await createStowageClientPersister({ store: createIdbStore({ dbName: name }), key: uniqueKey() }).removeClient()
+    await createStowageClientPersister({ dbName: dbName(), key }).removeClient()
+    await sleep(20)
+    page2.qc.setQueryData(['account', 2], { owner: 'A', i: 2 })
+    await persistQueryClientSave({ queryClient: page2.qc, persister: page2.persister })
+    expect(await ownersIn(name, key)).toStrictEqual(['A', 'A'])
+    expect(page2.errors).toStrictEqual([])
+  })
+})
+
 describe('removeClient against pages that hold the signed-out user', () => {
   it('a restore begun while removeClient runs waits for it, and hands over nothing', async () => {
     const name = dbName()

@@ -252,3 +252,45 @@ describe('removeClient of the per-query persister against writes still to come',
   })
 })
 
+
+describe("the per-query persister against another page's removal (told at once)", () => {
+  it("drops the write of a fetch begun before another page's sign-out, and writes this page's fetches begun after it", async () => {
+    const name = dbName()
+    const inner = createIdbStore({ dbName: name })
+    const page2 = createStowageQueryPersister({ dbName: name })
+    const qc = new QueryClient({ defaultOptions: { queries: { persister: page2.persisterFn, gcTime: Infinity } } })
+    let reply!: (v: unknown) => void
+    const inbox = qc.fetchQuery({ queryKey: ['inbox'], queryFn: () => new Promise((r) => (reply = r)) })
+    await sleep(10)
+    await createStowageQueryPersister({ dbName: name }).removeClient() // page 1 signs A out
+    reply({ owner: 'A', mail: 'secret' }) // page 2's request for A, sent before, answers now
+    await inbox
+    await sleep(50)
+    expect(await keysOf(inner, 'tanstack-query-')).toStrictEqual([])
+    await qc.fetchQuery({ queryKey: ['inbox'], queryFn: async () => ({ owner: 'B' }), staleTime: 0 })
+    await vi.waitFor(async () => expect(await keysOf(inner, 'tanstack-query-')).toHaveLength(1))
+  })
+
+  it('deletes a write that was under way when another page signed out, once it lands', async () => {
+    const name = dbName()
+    const inner = createIdbStore({ dbName: name })
+    const prefix = `q-${Math.random().toString(36).slice(2)}` // pages over stores of their own: a prefix no other test uses
+    let landing!: () => void
+    const landed = new Promise<void>((r) => (landing = r))
+    let release!: () => void
+    const gate = new Promise<void>((r) => (release = r))
+    const slowWrites = withMethod(inner, 'set', async (k, v, o) => {
+      await gate
+      await inner.set(k, v, o)
+      landing()
+    })
+    const page2 = createStowageQueryPersister({ store: slowWrites, prefix })
+    const qc = new QueryClient({ defaultOptions: { queries: { persister: page2.persisterFn, gcTime: Infinity } } })
+    await qc.fetchQuery({ queryKey: ['inbox'], queryFn: async () => ({ owner: 'A', mail: 'secret' }) })
+    await sleep(10) // TanStack's write is under way, held by the store
+    await createStowageQueryPersister({ store: inner, prefix }).removeClient()
+    release()
+    await landed
+    await vi.waitFor(async () => expect(await keysOf(inner, `${prefix}-`)).toStrictEqual([]))
+  })
+})

@@ -6,7 +6,8 @@
 //   `${key}:s:${id}`    a segment: one envelope whose value is an array of dehydrated queries,
 //                       about `segmentBytes` of MessagePack, deflated as a whole
 //   `${key}:removed`    written by `removeClient` (a sign-out) after it deleted the rest: an id
-//                       of that removal. A page that finds another removal than the one it first
+//                       of that removal, which it also told the open pages at once
+//                       (removal-notices.ts). A page that finds another removal than the one it first
 //                       saw saves nothing more (it may still hold the signed-out user's queries);
 //                       each manifest names the removal its page knew, and a restore takes a
 //                       manifest only when that is the stored one (a save that ran on past a

@@ -7,8 +7,9 @@ import { checkOptionNames, StowageError, StowageErrorCode, type Codec, type Code
 import type { PersistedClient, Persister } from '@tanstack/query-persist-client-core'
 import { deleteMany } from '../shared/batch.js'
 import { resolveCodec } from '../shared/resolve-codec.js'
-import { resolveStore } from '../shared/resolve-store.js'
+import { noticeName, resolveStore } from '../shared/resolve-store.js'
 import { withPageLock } from '../shared/page-lock.js'
+import { removalNotices, type RemovalNotices } from '../shared/removal-notices.js'
 import { DEFAULT_SLICE_MS } from '../shared/yield-to-main.js'
 import { legacyIndexKey, lockName, manifestKey, newId, readManifest, readRemoval, removedKey, segmentKey } from './client-layout.js'
 import { restoreClient } from './restore-client.js'
@@ -67,9 +68,10 @@ export interface StowageClientPersister extends Persister {
    * `throttleTime` (its `persistClient` resolves) and every client handed over until it resolves;
    * a restore still running hands over nothing, and one begun meanwhile waits for it. Saves and
    * removals of every page of the origin take turns (a Web Lock; a removal waits 10 s at most for
-   * this page's save and as long again for the lock, then deletes anyway). It leaves a removal
-   * record: any other page that finds it (it may hold the signed-out user's queries) saves nothing
-   * more for as long as it lives, and tells its `onError` once (STORE_ERROR); a reload saves again.
+   * this page's save and as long again for the lock, then deletes anyway). It tells the other open
+   * pages at once (a BroadcastChannel) and leaves a removal record for the others: a page told or
+   * that finds it (it may hold the signed-out user's queries) saves nothing more for as long as it
+   * lives, and tells its `onError` once (STORE_ERROR); a reload saves again.
    * A page that removed the client itself takes the removal it finds when it is next handed a
    * client (its own, or another page's made since) as the one it knows.
    * A save still running when the removal stops waiting for it writes no manifest.
@@ -107,15 +109,29 @@ class ClientPersister implements StowageClientPersister {
   // Whether a client was handed over during this page's own removal (and dropped): the page may
   // hold queries from after that removal began, so it knows that removal's id, not a later one.
   private handedDuringRemoval = false
+  // Removals other pages tell at once (removal-notices.ts), beside the record they leave.
+  private notices: RemovalNotices | undefined
 
   constructor(
     private readonly ctx: SegmentContext,
     private readonly throttleTime: number,
+    // The BroadcastChannel of removal notices: the pages of this persisted client.
+    private readonly noticeName: string,
   ) {
     this.store = ctx.store
   }
 
+  // From the first call on, another page's removal stops this page's saves as soon as it begins,
+  // as its record would at the next save (SegmentBook.see), also when that record is never
+  // written or is gone by then. This page's own removal, running, decides instead.
+  private listen(): void {
+    this.notices ??= removalNotices(this.noticeName, (id) => {
+      if (this.removing === 0) this.book.see(id)
+    })
+  }
+
   persistClient = (client: PersistedClient): Promise<void> => {
+    this.listen()
     // Handed over during a removal (a sign-out): the signed-out user's queries, not saved.
     if (this.removing > 0) {
       this.handedDuringRemoval = true
@@ -134,6 +150,7 @@ class ClientPersister implements StowageClientPersister {
   }
 
   restoreClient = async (): Promise<PersistedClient | undefined> => {
+    this.listen()
     await this.flush()
     // A restore begun during a removal reads what is left after it.
     while (this.removal !== undefined) await this.removal.catch(() => {}) // its caller hears how it ended
@@ -148,6 +165,7 @@ class ClientPersister implements StowageClientPersister {
   }
 
   removeClient = (): Promise<void> => {
+    this.listen()
     this.removals++
     if (this.removing === 0) this.handedDuringRemoval = false
     this.removing++
@@ -172,10 +190,12 @@ class ClientPersister implements StowageClientPersister {
     await withPageLock(lockName(this.ctx.key), () => this.removeStored(), REMOVE_WAIT_MS)
   }
 
-  // Deletes every record of the stored client, then writes the removal record that tells other
-  // pages (which may hold the same user's queries) to save nothing more until they restore.
+  // Tells the other pages (which may hold the same user's queries) to save nothing more, deletes
+  // every record of the stored client, then writes the removal record that tells pages later.
   private async removeStored(): Promise<void> {
     const { store, key, segmentCodec } = this.ctx
+    const removal = newId()
+    this.notices?.tell(removal)
     const garbage = [...this.book.garbage]
     this.book.reset()
     if (store.clear) {
@@ -190,7 +210,6 @@ class ClientPersister implements StowageClientPersister {
       }
       await deleteMany(store, [...segments.map((id) => segmentKey(key, id)), ...garbage, manifestKey(key), legacyIndexKey(key)])
     }
-    const removal = newId()
     await store.set(removedKey(key), segmentCodec.encode(removal))
     this.book.known = true
     // This page's own removal: it saves on (what it is handed next is the app's, cleared or not).
@@ -284,5 +303,6 @@ export function createStowageClientPersister(options: StowageClientPersisterOpti
       onError: options.onError ?? ((error: StowageError) => console.error(error)),
     },
     throttleTime,
+    noticeName('stowage-persist', key, options),
   )
 }

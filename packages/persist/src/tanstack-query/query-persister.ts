@@ -1,6 +1,8 @@
 import { checkOptionNames, StowageError, StowageErrorCode, type Codec, type CodecOptions, type Store } from '@stowage/core'
 import { matchQuery, type Query, type QueryClient, type QueryFilters } from '@tanstack/query-core'
 import { experimental_createQueryPersister, type PersistedQuery } from '@tanstack/query-persist-client-core'
+import { removalNotices } from '../shared/removal-notices.js'
+import { noticeName } from '../shared/resolve-store.js'
 import { DEFAULT_SLICE_MS } from '../shared/yield-to-main.js'
 import { watchManualUpdates, type ManualUpdatesWatcher } from './manual-updates.js'
 import { DEFAULT_QUERY_PREFIX, querySerializer, queryStorage } from './query-storage.js'
@@ -48,7 +50,9 @@ export type StowageQueryPersister = ReturnType<typeof experimental_createQueryPe
    * Deletes every persisted query of this persister (a sign-out; `signOut` from `@stowage/http`
    * calls it): drops the `setQueryData` changes `persistManualUpdates` noted and has not written,
    * waits for a write under way, then deletes this prefix's entries (and records under it no
-   * codec can read), never another prefix's or the whole-client persister's.
+   * codec can read), never another prefix's or the whole-client persister's. A write that lands
+   * after a removal began is deleted once it lands. The other open pages persisting this prefix
+   * are told at once (a BroadcastChannel) and drop the writes of what they began before it.
    */
   removeClient(): Promise<void>
 }
@@ -87,12 +91,23 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   // write of the hash (another Query's: the next user's fetch of the same key).
   const fetchedBefore = new Map<string, Map<Query, number>>()
   const late = new WeakSet<Uint8Array>()
+  // A removal of this prefix by another page (its sign-out, told at once) counts here as a removal
+  // begun: this page, which may hold the same user's queries, drops the writes this one would.
+  const notices = removalNotices(noticeName('stowage-persist-queries', prefix, options), () => {
+    removals++
+    for (const watcher of watchers) void watcher.discard()
+  })
   const persister = experimental_createQueryPersister<Uint8Array>({
     storage: {
       ...storage,
       setItem: async (key, value) => {
         if (late.has(value) || removing > 0) return
+        const begun = removals
         await storage.setItem(key, value)
+        // A removal began while the write was under way: it may have landed after the removal's
+        // delete, so it goes too (and with it a next user's write of the key that landed between
+        // them: a miss, never another user's query).
+        if (begun !== removals) await storage.removeItem(key)
       },
     },
     serialize: (persistedQuery) => {
@@ -140,6 +155,7 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
     async removeClient() {
       removals++
       removing++
+      notices.tell(String(removals))
       try {
         await Promise.all([...watchers].map((watcher) => watcher.discard()))
         await storage.removeAll()

@@ -239,7 +239,7 @@ async function writeClient(ctx: SegmentContext, book: SegmentBook, client: Persi
   const { timestamp, buster, clientState } = client
   const save = newId()
   const removed = readRemoval(ctx.segmentCodec, await ctx.store.get(removedKey(ctx.key)))
-  if (book.removals !== removals || (removed !== undefined && removed !== knew)) {
+  if (book.removals !== removals || book.stopped || (removed !== undefined && removed !== knew)) {
     await deleteMany(
       ctx.store,
       [...written.keys()].map((id) => segmentKey(ctx.key, id)),
