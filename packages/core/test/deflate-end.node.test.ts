@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { Deflate, deflateSync } from 'fflate'
 import { constants, deflateRawSync, inflateRawSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { deflateEnd } from '../src/codec/platform/deflate-end.js'
+import { BAD_STORED_LENGTH, deflateEnd } from '../src/codec/platform/deflate-end.js'
 
 // The input zlib consumed: where it says the stream ends.
 function zlibEnd(stream: Uint8Array, dictionary?: Uint8Array): number {
@@ -66,7 +66,7 @@ describe('deflateEnd: where a raw deflate stream ends, as zlib finds it', () => 
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 64 }), (data) => {
         const end = deflateEnd(data)
-        expect(end === -1 || (end >= 1 && end <= data.length)).toBe(true)
+        expect(end === -1 || end === BAD_STORED_LENGTH || (end >= 1 && end <= data.length)).toBe(true)
         let zlib: number | undefined
         try {
           zlib = zlibEnd(data)
@@ -74,6 +74,8 @@ describe('deflateEnd: where a raw deflate stream ends, as zlib finds it', () => 
           // Not a stream to zlib (or one that reaches too far back): deflateEnd is not asked about it.
         }
         if (zlib !== undefined && zlib > 0) expect(end).toBe(zlib)
+        // A stored block's NLEN that is not LEN's complement: zlib refuses the stream too.
+        if (end === BAD_STORED_LENGTH) expect(zlib).toBeUndefined()
       }),
       { numRuns: 20_000 },
     )
@@ -86,5 +88,12 @@ describe('deflateEnd: where a raw deflate stream ends, as zlib finds it', () => 
     // An empty final stored block is 5 bytes; an empty final fixed block, 2.
     expect(deflateEnd(new Uint8Array([0b001, 0, 0, 0xff, 0xff, 9]))).toBe(5)
     expect(deflateEnd(new Uint8Array([0x03, 0x00, 9]))).toBe(2)
+  })
+
+  it('says BAD_STORED_LENGTH for a stored block whose NLEN is not the complement of its LEN, which zlib refuses', () => {
+    expect(deflateEnd(new Uint8Array([0b001, 1, 0, 0xfe, 0xff, 7]))).toBe(6)
+    expect(deflateEnd(new Uint8Array([0b001, 1, 0, 0xfe, 0xfe, 7]))).toBe(BAD_STORED_LENGTH)
+    expect(deflateEnd(new Uint8Array([0b001, 1, 0, 1, 0, 7]))).toBe(BAD_STORED_LENGTH)
+    expect(() => inflateRawSync(new Uint8Array([0b001, 1, 0, 1, 0, 7]))).toThrow('invalid stored block lengths')
   })
 })

@@ -136,6 +136,29 @@ describe('Node (zlib) and portable (fflate) builds', () => {
     }
   })
 
+  it('both refuse a stored deflate block whose NLEN is not the complement of its LEN, CORRUPT, under a CRC that covers it (zlib checks it, fflate does not)', async () => {
+    const payload = new Uint8Array([0xa3, 0x61, 0x62, 0x63]) // the str "abc"
+    for (const [nlen, readable] of [
+      [~payload.length & 0xffff, true],
+      [(~payload.length & 0xffff) ^ 0x0100, false],
+      [payload.length, false],
+    ] as const) {
+      const stream = new Uint8Array([0x01, payload.length, 0, nlen & 0xff, nlen >> 8, ...payload]) // final stored block
+      const crafted = sealDeflatedRaw(stream, payload)
+      for (const [name, build] of [
+        ['node', node],
+        ['portable', portable],
+      ] as const) {
+        if (readable) {
+          expect(build.decode(crafted), name).toBe('abc')
+          continue
+        }
+        expect((caught(() => build.decode(crafted)) as StowageError).code, `${name}, NLEN ${nlen}`).toBe(StowageErrorCode.CORRUPT)
+        await expect(build.decodeAsync(crafted), `${name} async, NLEN ${nlen}`).rejects.toMatchObject({ code: StowageErrorCode.CORRUPT })
+      }
+    }
+  })
+
   it('a Node Buffer is stored as bytes and comes back as a Uint8Array', () => {
     const back = node.decode(node.encode({ b: Buffer.from('abc') })) as { b: Uint8Array }
     expect(back.b.constructor).toBe(Uint8Array)

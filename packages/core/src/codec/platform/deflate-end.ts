@@ -55,9 +55,14 @@ function bits(data: Uint8Array, pos: number, n: number): number {
 }
 
 /**
+/** What {@link deflateEnd} returns for a stored block whose NLEN is not the complement of its LEN. */
+export const BAD_STORED_LENGTH = -2
+
+/**
  * The length in bytes of the raw deflate stream at the start of `data` (up to the byte holding the
- * last bit of its final block), or -1 when the stream is malformed or runs past the end of `data`.
- * Meant for a stream that inflated: it checks only what finding the end needs.
+ * last bit of its final block), -1 when the stream is malformed or runs past the end of `data`, or
+ * {@link BAD_STORED_LENGTH}. Meant for a stream that inflated: it checks only what finding the end
+ * needs, and each stored block's NLEN.
  * @throws nothing.
  */
 export function deflateEnd(data: Uint8Array): number {
@@ -77,9 +82,12 @@ export function deflateEnd(data: Uint8Array): number {
     pos += 3
     let [literals, distances] = [literalCode, distanceCode]
     if (type === 0) {
-      // Stored: LEN, NLEN, then LEN bytes, from the next byte boundary.
+      // Stored: LEN, NLEN, then LEN bytes, from the next byte boundary. zlib refuses a NLEN that is
+      // not LEN's complement and fflate does not look: checked here, so both builds refuse it.
       const at = (pos + 7) >> 3
-      pos = (at + 4 + bits(data, at * 8, 16)) * 8
+      const length = bits(data, at * 8, 16)
+      if ((length ^ bits(data, at * 8 + 16, 16)) !== 0xffff && at + 4 <= data.length) return BAD_STORED_LENGTH
+      pos = (at + 4 + length) * 8
       continue
     } else if (type === 1) {
       ;[literals, distances] = (fixed ??= [build(newCode(), new Uint8Array(288).fill(8).fill(9, 144, 256).fill(7, 256, 280)), build(newCode(), new Uint8Array(30).fill(5))]) as [Code, Code]

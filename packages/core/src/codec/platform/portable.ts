@@ -4,7 +4,7 @@
 // modules; its deflate bytes and the Node file's are read by both.
 import { deflateSync, Inflate, inflateSync, type FlateError } from 'fflate'
 import { crc32 } from '../crc32.js'
-import { deflateEnd } from './deflate-end.js'
+import { BAD_STORED_LENGTH, deflateEnd } from './deflate-end.js'
 import { JoinedTables } from '../types/joined-tables.js'
 import { inflateFailure, type InflateFailure, type Platform } from './platform.js'
 import { startWasmCrc32, wasmCrc32 } from './wasm-crc32.js'
@@ -119,7 +119,9 @@ function inflateNow(data: Uint8Array, expected: number, dictionary: Uint8Array |
   }
   // fflate stops at the end of the stream and ignores what follows, where zlib (the Node platform)
   // refuses it: the stream must end with the payload (see deflate-end.ts for why it is found so).
-  if (deflateEnd(data) !== data.length) throw inflateFailure('trailing-bytes', 'bytes follow the end of the compressed payload')
+  const end = deflateEnd(data)
+  if (end === BAD_STORED_LENGTH) throw inflateFailure('corrupt', 'the compressed payload is not valid deflate data')
+  if (end !== data.length) throw inflateFailure('trailing-bytes', 'bytes follow the end of the compressed payload')
   return out
 }
 
