@@ -111,6 +111,10 @@ class ClientPersister implements StowageClientPersister {
   private handedDuringRemoval = false
   // Removals other pages tell at once (removal-notices.ts), beside the record they leave.
   private notices: RemovalNotices | undefined
+  // Restores running, and the removals other pages told while one ran: such a restore may have
+  // read the user that page signed out, and hands nothing over.
+  private restoring = 0
+  private heardInRestore = 0
 
   constructor(
     private readonly ctx: SegmentContext,
@@ -123,10 +127,15 @@ class ClientPersister implements StowageClientPersister {
 
   // From the first call on, another page's removal stops this page's saves as soon as it begins,
   // as its record would at the next save (SegmentBook.see), also when that record is never
-  // written or is gone by then. This page's own removal, running, decides instead.
+  // written or is gone by then. This page's own removal, running, decides instead. A restore
+  // running hands nothing over. A page handed a client before its first look at the record has
+  // landed knows no removal to compare with: any removal now came after what it holds, so it stops.
   private listen(): void {
     this.notices ??= removalNotices(this.noticeName, (id) => {
-      if (this.removing === 0) this.book.see(id)
+      if (this.removing > 0) return
+      if (this.restoring > 0) this.heardInRestore++
+      if (!this.book.removalKnown && this.firstLook !== undefined) this.book.stopped = true
+      else this.book.see(id)
     })
   }
 
@@ -156,10 +165,18 @@ class ClientPersister implements StowageClientPersister {
     while (this.removal !== undefined) await this.removal.catch(() => {}) // its caller hears how it ended
     await this.firstLook
     const removals = this.removals
+    const heard = this.heardInRestore
     const read = new SegmentBook()
-    const client = await restoreClient(this.ctx, read)
-    // A removal began while the restore ran: what it read belongs to the user signed out.
-    if (removals !== this.removals) return undefined
+    this.restoring++
+    let client: PersistedClient | undefined
+    try {
+      client = await restoreClient(this.ctx, read)
+    } finally {
+      this.restoring--
+    }
+    // A removal began while the restore ran (this page's, or another's it was told of): what it
+    // read belongs to the user signed out.
+    if (removals !== this.removals || heard !== this.heardInRestore) return undefined
     this.book.adopt(read)
     return client
   }

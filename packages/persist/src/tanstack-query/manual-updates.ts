@@ -4,7 +4,7 @@
 // queries changed; their latest state is encoded later, in slices, and written in batches.
 import type { Store, StoreEntry } from '@stowage/core'
 import type { Query, QueryClient } from '@tanstack/query-core'
-import { setMany } from '../shared/batch.js'
+import { deleteMany, setMany } from '../shared/batch.js'
 import { yieldToMain } from '../shared/yield-to-main.js'
 
 /** What the watcher needs from its persister. */
@@ -51,7 +51,17 @@ export function watchManualUpdates(updates: ManualUpdates): ManualUpdatesWatcher
     const write = async () => {
       const entries = batch
       batch = []
-      if (batchOf === generation) await setMany(updates.store, entries).catch((e: unknown) => updates.onError(e))
+      if (batchOf === generation) {
+        await setMany(updates.store, entries).catch((e: unknown) => updates.onError(e))
+        // Discarded while it was written (a removal began, here or in another page): the batch
+        // may have landed after the removal's delete, so it goes too.
+        if (batchOf !== generation) {
+          await deleteMany(
+            updates.store,
+            entries.map((entry) => entry.key),
+          ).catch((e: unknown) => updates.onError(e))
+        }
+      }
       batchOf = generation
     }
     while (pending.size > 0) {
