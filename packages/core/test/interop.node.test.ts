@@ -206,7 +206,7 @@ describe('FORMAT.md reference decoder (@msgpack/msgpack + the lines on the page)
     }
   })
 
-  it("property: decodes any value the page's extensions cover as Stowage does, keys like constructor and __proto__ included", () => {
+  it("property: decodes any value the page's extensions cover as Stowage does, keys like constructor and __proto__ included, and any header fields", () => {
     // Keys an object holds as its own that plain objects also inherit: a reader that asks
     // `x.constructor` to tell a plain object reads the wrong thing.
     const key = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', '10', 'login'))
@@ -232,12 +232,24 @@ describe('FORMAT.md reference decoder (@msgpack/msgpack + the lines on the page)
         Array.from({ length: n }, (_, i) => Object.fromEntries(keys.map((k, j) => [k, j === 0 ? i : inner]))),
       ),
     }))
+    // The header's fields too: any schema version, fresh-until time and tags (UTF-8 of 1–255 bytes).
+    const tag = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }).filter((t) => new TextEncoder().encode(t).length <= 255)
+    const meta = fc.record(
+      {
+        schemaVersion: fc.nat({ max: 0xffffffff }),
+        freshUntil: fc.nat({ max: 8.64e15 }),
+        tags: fc.uniqueArray(fc.tuple(tag, fc.nat({ max: 0xffffffff })), { minLength: 1, maxLength: 4, selector: ([t]) => t }).map((entries) => new Map(entries)),
+      },
+      { requiredKeys: [] },
+    )
     fc.assert(
-      fc.property(value, fc.boolean(), (v, compressed) => {
+      fc.property(value, meta, fc.boolean(), (v, m, compressed) => {
         for (const api of [node, portable]) {
-          const bytes = api.createCodec({ compress: compressed ? 'always' : 'never' }).encode(v)
+          const bytes = api.createCodec({ compress: compressed ? 'always' : 'never' }).encode(v, m)
           // A plain Uint8Array: given a Buffer, @msgpack/msgpack hands bin values out as Buffers.
-          expect(sameValue(reference(Uint8Array.from(bytes)).value, api.decode(bytes))).toBeUndefined()
+          const decoded = reference(Uint8Array.from(bytes))
+          expect(sameValue(decoded.value, api.decode(bytes))).toBeUndefined()
+          expect({ schemaVersion: decoded.schemaVersion, freshUntil: decoded.freshUntil, tags: decoded.tags }).toStrictEqual({ schemaVersion: m.schemaVersion, freshUntil: m.freshUntil, tags: m.tags })
         }
       }),
       { numRuns: 400 },
