@@ -697,7 +697,7 @@ What the misses above come from, as measured (figures of a given run vary; the c
   8 bytes); inflating and decoding 15 MiB costs 61 ms warm, the rest is the new process touching
   the new memory. Counting inflated bytes dearer would store sparse honest values (zeros in typed
   arrays) uncompressed, so it waits for measurements of that trade.
-- **What \`@stowage/persist\` + \`@stowage/idb\` add to an app: 39.0 KiB gzipped against issue 18's
+- **What \`@stowage/persist\` + \`@stowage/idb\` add to an app: 38.9 KiB gzipped against issue 18's
   20 KiB** (idb-keyval with TanStack's persister: 0.9 KiB; the compression worker added 0.8 KiB).
   Most of it is \`@stowage/core\`'s codec (27.5 KiB: shapes, the string table, RECORDS, the limits and the work budget, the portable
   build's check for bytes after a deflate stream, the messages that name bytes which became text),

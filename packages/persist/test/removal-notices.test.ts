@@ -6,11 +6,18 @@ import { createIdbStore } from '@stowage/idb'
 import { QueryClient } from '@tanstack/query-core'
 import { persistQueryClientRestore, persistQueryClientSave } from '@tanstack/query-persist-client-core'
 import { describe, expect, it } from 'vitest'
-import { createStowageClientPersister, createStowageQueryPersister } from '../src/tanstack-query/index.js'
+import { createMemoryStore } from '@stowage/core'
+import { createQueryStorage, createStowageClientPersister, createStowageQueryPersister } from '../src/tanstack-query/index.js'
 import { dbName, keysOf, withMethod } from './helpers.js'
 
 const client = () => new QueryClient({ defaultOptions: { queries: { gcTime: Infinity, staleTime: Infinity } } })
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const unique = (what: string) => `${what}-${Math.random().toString(36).slice(2)}`
+const deferred = () => {
+  let resolve!: () => void
+  const promise = new Promise<void>((r) => (resolve = r))
+  return { promise, resolve }
+}
 const uniqueKey = () => `client-${Math.random().toString(36).slice(2)}`
 
 async function ownersIn(name: string, key: string): Promise<string[]> {
@@ -123,5 +130,71 @@ describe("the per-query persister against another page's removal: a persistManua
     await landed
     await sleep(50)
     expect(await keysOf(inner, `${prefix}-`)).toStrictEqual([]) // A's inbox would stay
+  })
+})
+
+describe("the per-query persister: another tab's notice that arrives after the write it should undo", () => {
+  it("deletes a write of this page that landed after the other tab's delete, before this page heard its notice (a message has no order against IndexedDB's events)", async () => {
+    const name = dbName()
+    const inner = createIdbStore({ dbName: name })
+    const prefix = unique('q')
+    const underWay = deferred()
+    const gate = deferred()
+    const landed = deferred()
+    // Page 2's write is under way (its store still opening the database) when page 1 signs A out.
+    const slow = withMethod(inner, 'set', async (k, v, o) => {
+      underWay.resolve()
+      await gate.promise
+      await inner.set(k, v, o)
+      landed.resolve()
+    })
+    const page2 = createStowageQueryPersister({ store: slow, prefix })
+    const qc = new QueryClient({ defaultOptions: { queries: { persister: page2.persisterFn, gcTime: Infinity } } })
+    await qc.fetchQuery({ queryKey: ['inbox'], queryFn: async () => ({ owner: 'A', mail: 'secret' }) })
+    await underWay.promise
+    // Page 1 (another tab): removeClient posts its notice, then deletes the prefix's entries.
+    const tab1 = new BroadcastChannel(`stowage-persist-queries:${prefix}`)
+    const at = Date.now()
+    await createQueryStorage({ store: inner, prefix }).removeAll()
+    // Page 2's put, created after that delete, lands; its success task runs before the notice's
+    // message task (a BroadcastChannel message has no order against IndexedDB's events: other
+    // task source, and another IPC route in a multi-process browser).
+    gate.resolve()
+    await landed.promise
+    await sleep(10)
+    tab1.postMessage({ removal: '1', at }) // the notice, posted before the delete, reaches page 2 now
+    await sleep(50)
+    tab1.close()
+    expect(await keysOf(inner, `${prefix}-`)).toStrictEqual([])
+  })
+})
+
+describe('where there are no tabs (a server: no IndexedDB)', () => {
+  it("persisters tell and hear nothing: user A's sign-out in one request leaves user B's write in another (over another store) alone", async () => {
+    const saved = Object.getOwnPropertyDescriptor(globalThis, 'indexedDB')!
+    delete (globalThis as { indexedDB?: unknown }).indexedDB
+    try {
+      const storeA = createMemoryStore()
+      const innerB = createMemoryStore()
+      const gate = deferred()
+      const landed = deferred()
+      const storeB = withMethod(innerB, 'set', async (k, v, o) => {
+        await gate.promise
+        await innerB.set(k, v, o)
+        landed.resolve()
+      })
+      const prefix = unique('server') // the app's one prefix
+      const forB = createStowageQueryPersister({ store: storeB, prefix })
+      const qcB = new QueryClient({ defaultOptions: { queries: { persister: forB.persisterFn, gcTime: Infinity } } })
+      await qcB.fetchQuery({ queryKey: ['me'], queryFn: async () => ({ owner: 'B' }) })
+      await sleep(10) // B's write is under way
+      await createStowageQueryPersister({ store: storeA, prefix }).removeClient() // A signs out
+      gate.resolve()
+      await landed.promise
+      await sleep(50)
+      expect(await keysOf(innerB, `${prefix}-`)).toStrictEqual([`${prefix}-["me"]`])
+    } finally {
+      Object.defineProperty(globalThis, 'indexedDB', saved)
+    }
   })
 })

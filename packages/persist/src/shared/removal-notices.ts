@@ -2,91 +2,76 @@
 // queries back. What a page leaves in the store for them (the whole-client persister's removal
 // record) is read only at their next save, and is not there when its write failed or the store
 // evicted it since; a notice over a BroadcastChannel reaches every open page at once, whatever
-// became of the store. Persisters of one name in the same page (or process) are told directly.
-// Where a runtime has no BroadcastChannel (Cloudflare Workers), or refuses one, other pages are
-// told by what is stored alone.
+// became of the store. It has no order against the store's own events, though: a page may hear
+// it after writes of its own that landed after the removal's delete, so a notice says when the
+// removal began.
 //
-// One channel per name, kept for the life of the page or process, and each persister's listener
-// held weakly: a persister nothing else refers to (a server that makes one per request) is
-// collected, where a channel of its own, never closed, would keep it and its store alive.
+// Only where there are tabs: a runtime without IndexedDB (a server, Cloudflare Workers) has none,
+// and there persisters of different users' stores under one name must not hear each other (a
+// BroadcastChannel reaches every channel of its name in the process). Each persister has a channel
+// of its own (so that persisters of one page hear each other, as pages do), which refers to the
+// persister weakly and is closed once the persister is collected: a channel left open keeps what
+// it refers to alive for as long as the page or process runs.
 
-/** The notices of one name: see {@link removalNotices}. */
+/** A removal another persister told of. */
+export interface RemovalNotice {
+  /** The removal's id. */
+  readonly id: string
+  /** When it began (`Date.now()` of the page that removes). */
+  readonly at: number
+}
+
+/** The notices of one persister: see {@link removalNotices}. */
 export interface RemovalNotices {
-  /** Tells the others listening under this name that a removal with this id has begun. */
+  /** Tells the others listening under this name that a removal with this id begins now. */
   tell(id: string): void
 }
 
-type Listener = (id: string) => void
+const SILENT: RemovalNotices = { tell() {} }
 
-interface Hub {
-  readonly channel: BroadcastChannel | undefined
-  readonly listeners: Set<WeakRef<Listener>>
-  // The size at which the next `listen` drops the listeners already collected.
-  sweepAt: number
-}
+const closeWhenCollected = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry<BroadcastChannel>((channel) => channel.close()) : undefined
 
-const hubs = new Map<string, Hub>()
-
-function deliver(hub: Hub, id: string, except?: Listener): void {
-  for (const ref of hub.listeners) {
-    const listener = ref.deref()
-    if (listener === undefined) hub.listeners.delete(ref)
-    else if (listener !== except) listener(id)
+// The channel's handler, made in a scope of its own: a closure made in removalNotices would share
+// that function's scope with `tell`, which refers to `heard`, and an open channel would keep it.
+function hearWeakly(channel: BroadcastChannel, listener: WeakRef<(notice: RemovalNotice) => void>): void {
+  channel.onmessage = (event: MessageEvent) => {
+    const data = event.data as { removal?: unknown; at?: unknown } | null
+    if (typeof data?.removal !== 'string') return
+    listener.deref()?.({ id: data.removal, at: typeof data.at === 'number' ? data.at : Date.now() })
   }
-}
-
-function open(name: string): BroadcastChannel | undefined {
-  if (typeof BroadcastChannel !== 'function') return undefined
-  try {
-    const channel = new BroadcastChannel(name)
-    // Node: an open channel would keep the process alive.
-    ;(channel as { unref?: () => void }).unref?.()
-    return channel
-  } catch {
-    return undefined
-  }
-}
-
-function hubOf(name: string): Hub {
-  let hub = hubs.get(name)
-  if (hub !== undefined) return hub
-  const channel = open(name)
-  const made: Hub = { channel, listeners: new Set(), sweepAt: 32 }
-  if (channel !== undefined) {
-    channel.onmessage = (event: MessageEvent) => {
-      const id = (event.data as { removal?: unknown } | null)?.removal
-      if (typeof id === 'string') deliver(made, id)
-    }
-  }
-  hubs.set(name, (hub = made))
-  return hub
 }
 
 /**
- * Listens for the removals others tell under `name` (other pages of the origin, and other
- * persisters of this page; not this one's own), from now on. `heard` is held weakly: the caller
- * keeps the returned object for as long as it wants to hear.
+ * Listens for the removals other persisters tell under `name` (in other pages of the origin, and
+ * in this one), from now on. `heard` is held weakly: the caller keeps the returned object for as
+ * long as it wants to hear, and once neither is reachable the channel is closed.
  *
  * @param name - the BroadcastChannel's name.
- * @param heard - called with the id of each removal another persister tells.
- * @returns how to tell the others of this persister's removals.
+ * @param heard - called with each removal another persister tells.
+ * @returns how to tell the others of this persister's removals (nothing where there are no tabs).
  */
-export function removalNotices(name: string, heard: (id: string) => void): RemovalNotices {
-  const hub = hubOf(name)
-  if (hub.listeners.size >= hub.sweepAt) {
-    for (const ref of hub.listeners) if (ref.deref() === undefined) hub.listeners.delete(ref)
-    hub.sweepAt = Math.max(32, 2 * hub.listeners.size)
+export function removalNotices(name: string, heard: (notice: RemovalNotice) => void): RemovalNotices {
+  if (typeof indexedDB === 'undefined' || typeof BroadcastChannel !== 'function') return SILENT
+  let channel: BroadcastChannel
+  try {
+    channel = new BroadcastChannel(name)
+  } catch {
+    return SILENT
   }
-  hub.listeners.add(new WeakRef(heard))
+  // Node: an open channel would keep the process alive.
+  ;(channel as { unref?: () => void }).unref?.()
+  const listener = new WeakRef(heard)
+  hearWeakly(channel, listener)
+  closeWhenCollected?.register(heard, channel)
   return {
     tell(id) {
+      // `heard` is referred to here, so that it lives as long as this object.
+      if (listener.deref() !== heard) return
       try {
-        hub.channel?.postMessage({ removal: id })
+        channel.postMessage({ removal: id, at: Date.now() })
       } catch {
         // A closed channel (the page unloading): the removal record still tells.
       }
-      // Refers to `heard`, so that it lives as long as this object.
-      deliver(hub, id, heard)
     },
   }
 }

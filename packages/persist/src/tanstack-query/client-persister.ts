@@ -131,7 +131,7 @@ class ClientPersister implements StowageClientPersister {
   // running hands nothing over. A page handed a client before its first look at the record has
   // landed knows no removal to compare with: any removal now came after what it holds, so it stops.
   private listen(): void {
-    this.notices ??= removalNotices(this.noticeName, (id) => {
+    this.notices ??= removalNotices(this.noticeName, ({ id }) => {
       if (this.removing > 0) return
       if (this.restoring > 0) this.heardInRestore++
       if (!this.book.removalKnown && this.firstLook !== undefined) this.book.stopped = true

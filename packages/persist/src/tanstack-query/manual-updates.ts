@@ -20,6 +20,8 @@ export interface ManualUpdates {
   /** The entries' time to live, in ms, or `undefined`. */
   readonly ttl: number | undefined
   readonly sliceMs: number
+  /** Told the keys of each batch once it landed. */
+  written(keys: readonly string[]): void
   onError(error: unknown): void
 }
 
@@ -52,7 +54,10 @@ export function watchManualUpdates(updates: ManualUpdates): ManualUpdatesWatcher
       const entries = batch
       batch = []
       if (batchOf === generation) {
-        await setMany(updates.store, entries).catch((e: unknown) => updates.onError(e))
+        await setMany(updates.store, entries).then(
+          () => updates.written(entries.map((entry) => entry.key)),
+          (e: unknown) => updates.onError(e),
+        )
         // Discarded while it was written (a removal began, here or in another page): the batch
         // may have landed after the removal's delete, so it goes too.
         if (batchOf !== generation) {

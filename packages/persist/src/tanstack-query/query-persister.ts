@@ -1,11 +1,17 @@
 import { checkOptionNames, StowageError, StowageErrorCode, type Codec, type CodecOptions, type Store } from '@stowage/core'
 import { matchQuery, type Query, type QueryClient, type QueryFilters } from '@tanstack/query-core'
 import { experimental_createQueryPersister, type PersistedQuery } from '@tanstack/query-persist-client-core'
+import { deleteMany } from '../shared/batch.js'
 import { removalNotices } from '../shared/removal-notices.js'
 import { noticeName } from '../shared/resolve-store.js'
 import { DEFAULT_SLICE_MS } from '../shared/yield-to-main.js'
 import { watchManualUpdates, type ManualUpdatesWatcher } from './manual-updates.js'
 import { DEFAULT_QUERY_PREFIX, querySerializer, queryStorage } from './query-storage.js'
+
+/** How long this page remembers when its writes landed, for a removal told late (ms). */
+const RECENT_MS = 10_000
+/** How far apart the clocks of two tabs may be taken to be, when judging what landed since a removal began (ms). */
+const CLOCK_SLACK_MS = 1_000
 
 /** TanStack's default `maxAge` of persisted queries: 24 hours. */
 export const DEFAULT_MAX_AGE = 24 * 60 * 60 * 1000
@@ -91,11 +97,26 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   // write of the hash (another Query's: the next user's fetch of the same key).
   const fetchedBefore = new Map<string, Map<Query, number>>()
   const late = new WeakSet<Uint8Array>()
+  // This page's writes of the last RECENT_MS, by key, with when each landed (oldest first).
+  const landed = new Map<string, number>()
+  const noteLanded = (keys: readonly string[]) => {
+    const now = Date.now()
+    for (const key of keys) landed.delete(key), landed.set(key, now)
+    for (const [key, at] of landed) {
+      if (at >= now - RECENT_MS) break
+      landed.delete(key)
+    }
+  }
   // A removal of this prefix by another page (its sign-out, told at once) counts here as a removal
-  // begun: this page, which may hold the same user's queries, drops the writes this one would.
-  const notices = removalNotices(noticeName('stowage-persist-queries', prefix, options), () => {
+  // begun: this page, which may hold the same user's queries, drops the writes this one would. The
+  // notice may come after writes of this page that landed after that page's delete: what landed
+  // since the removal began (give or take the clocks of two tabs) is deleted too.
+  const notices = removalNotices(noticeName('stowage-persist-queries', prefix, options), ({ at }) => {
     removals++
     for (const watcher of watchers) void watcher.discard()
+    const since = [...landed].filter(([, when]) => when >= at - CLOCK_SLACK_MS).map(([key]) => key)
+    for (const key of since) landed.delete(key)
+    void deleteMany(storage.store, since).catch(() => {})
   })
   const persister = experimental_createQueryPersister<Uint8Array>({
     storage: {
@@ -104,6 +125,7 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
         if (late.has(value) || removing > 0) return
         const begun = removals
         await storage.setItem(key, value)
+        noteLanded([key])
         // A removal began while the write was under way: it may have landed after the removal's
         // delete, so it goes too (and with it a next user's write of the key that landed between
         // them: a miss, never another user's query).
@@ -174,6 +196,7 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
         encode: (query) => serialize({ state: query.state, queryKey: query.queryKey, queryHash: query.queryHash, buster }),
         ttl,
         sliceMs,
+        written: noteLanded,
         onError: (e) => onError?.(e),
       })
       watchers.add(watcher)
