@@ -41,7 +41,9 @@ describe('a save left midway (#20-15)', () => {
         const cut = interruptedStore(createIdbStore({ dbName: name }), afterWrites, mode)
         const saving = persistQueryClientSave({ queryClient: filled('v2'), persister: createStowageClientPersister({ store: cut, ...options, onError: () => {} }) })
         if (mode === 'fail') await saving
-        else await new Promise((r) => setTimeout(r, 200))
+        // Not a fixed wait: on a loaded machine the save may not have reached its cut yet, and would
+        // stall after abandon(), holding the page lock every later save of this file waits for.
+        else await Promise.race([cut.stalled, saving.then(() => expect.fail(`the save ended before write ${afterWrites + 1}`))])
         expect(await versionsIn(name)).toStrictEqual({ v1: QUERIES })
         cut.abandon()
         await saving

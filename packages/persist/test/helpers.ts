@@ -59,18 +59,28 @@ export async function keysOf(store: Store, prefix = ''): Promise<string[]> {
 
 /**
  * A store over `inner` whose writes after the first `afterWrites` fail (as a closed tab's would
- * never land) or never settle: a save interrupted midway.
+ * never land) or never settle: a save interrupted midway. `stalled` resolves once a write is held
+ * (a save can take longer than any fixed wait to get there on a loaded machine).
  */
-export function interruptedStore(inner: Store, afterWrites: number, mode: 'fail' | 'stall'): Store & { abandon(): void } {
+export function interruptedStore(inner: Store, afterWrites: number, mode: 'fail' | 'stall'): Store & { stalled: Promise<void>; abandon(): void } {
   let writes = 0
-  const stalled: Array<(e: Error) => void> = []
+  let abandoned = false
+  const held: Array<(e: Error) => void> = []
+  let reached!: () => void
+  const stalled = new Promise<void>((resolve) => (reached = resolve))
   const gate = <T>(write: () => Promise<T>): Promise<T> => {
     if (writes++ < afterWrites) return write()
-    return mode === 'stall' ? new Promise<T>((_, reject) => stalled.push(reject)) : Promise.reject(new Error('the page was closed'))
+    if (mode === 'fail' || abandoned) return Promise.reject(new Error('the page was closed'))
+    reached()
+    return new Promise<T>((_, reject) => held.push(reject))
   }
   return {
+    stalled,
     // The stalled page goes away: its save ends (with nothing more written) and lets go of its page lock, as a closed tab does.
-    abandon: () => stalled.splice(0).forEach((reject) => reject(new Error('the page was closed'))),
+    abandon: () => {
+      abandoned = true
+      held.splice(0).forEach((reject) => reject(new Error('the page was closed')))
+    },
     name: 'interrupted',
     get: (key) => inner.get(key),
     getMany: (keys) => inner.getMany!(keys),
