@@ -85,10 +85,11 @@ describe('a Redis lease across processes', () => {
     const own = await connect()
     const lease = createRedisLease({ client: own.client })
     const key = `lease-own-${Math.random()}`
-    const release = await lease.acquire(key, 50)
+    // 500 ms: held for certain at the next call on a loaded machine (50 ms lapsed there first).
+    const release = await lease.acquire(key, 500)
     expect(release).toBeTypeOf('function')
     expect(await lease.acquire(key, 50)).toBeUndefined()
-    await new Promise((r) => setTimeout(r, 80)) // lapsed
+    await new Promise((r) => setTimeout(r, 600)) // lapsed
     const second = await lease.acquire(key, 5_000)
     await release!() // the first holder's release must not free the second's lease
     expect(await lease.acquire(key, 50)).toBeUndefined()
