@@ -159,6 +159,33 @@ describe('Node (zlib) and portable (fflate) builds', () => {
     }
   })
 
+  it('property: both refuse the same damaged deflate streams under a valid CRC, or read them to the same value', async () => {
+    // The portable build inflates with fflate, which checks less than zlib: what it lets through,
+    // deflate-end.ts must refuse (a differential fuzz found stored blocks with a wrong NLEN). The
+    // codes may differ (FORMAT.md: CORRUPT or TRUNCATED, by which damage an inflater meets first).
+    const text = fc.array(fc.constantFrom('id', 'login', 'https://x/', 'é', '😀', ' ', '0', 'z'), { minLength: 1, maxLength: 400 }).map((parts) => parts.join(''))
+    const edit = fc.tuple(fc.constantFrom('set', 'insert', 'delete', 'flip'), fc.nat(), fc.integer({ min: 0, max: 255 }))
+    await fc.assert(
+      fc.asyncProperty(text, fc.array(edit, { minLength: 1, maxLength: 3 }), async (value, edits) => {
+        const bytes = node.encode(value, { compress: 'always' })
+        const stream = Array.from(bytes.subarray(12)) // deflate-raw, no dictionary: the stream starts at byte 12
+        for (const [op, at0, byte] of edits) {
+          const at = at0 % Math.max(1, stream.length)
+          if (op === 'set') stream[at] = byte
+          else if (op === 'insert') stream.splice(at, 0, byte)
+          else if (op === 'delete') stream.splice(at, 1)
+          else stream[at] = (stream[at] ?? 0) ^ (1 << (byte & 7))
+        }
+        const damaged = sealDeflatedRaw(Uint8Array.from(stream), new Uint8Array(0), { announced: new DataView(bytes.buffer, bytes.byteOffset).getUint32(4) })
+        const outcomes = [() => node.decode(damaged), () => portable.decode(damaged), () => node.decodeAsync(damaged), () => portable.decodeAsync(damaged)]
+        const results = await Promise.all(outcomes.map(async (run) => { try { return { value: await run() } } catch (e) { expect(StowageError.isInstance(e)).toBe(true); return undefined } }))
+        expect(results.map((r) => r === undefined)).toStrictEqual(Array(4).fill(results[0] === undefined))
+        for (const r of results) if (r !== undefined) expect(r.value).toStrictEqual(results[0]!.value)
+      }),
+      { numRuns: 500 },
+    )
+  })
+
   it('a Node Buffer is stored as bytes and comes back as a Uint8Array', () => {
     const back = node.decode(node.encode({ b: Buffer.from('abc') })) as { b: Uint8Array }
     expect(back.b.constructor).toBe(Uint8Array)
