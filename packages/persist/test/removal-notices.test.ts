@@ -36,15 +36,13 @@ describe('a notice heard before the first look', () => {
     await persistQueryClientSave({ queryClient: qc0, persister: createStowageClientPersister({ store: inner, key, throttleTime: 0 }) })
 
     // Page 2 loads and restores; its segments are read, then it is still busy (decoding) when page 1 signs out.
-    let segmentsRead!: () => void
-    const read = new Promise<void>((r) => (segmentsRead = r))
-    let release!: () => void
-    const gate = new Promise<void>((r) => (release = r))
+    const read = deferred()
+    const gate = deferred()
     const slow = withMethod(inner, 'getMany', async (keys) => {
       const values = await inner.getMany(keys)
       if (keys.some((k) => k.includes(':s:'))) {
-        segmentsRead()
-        await gate
+        read.resolve()
+        await gate.promise
       }
       return values
     })
@@ -52,10 +50,10 @@ describe('a notice heard before the first look', () => {
     const page2 = createStowageClientPersister({ store: slow, key, throttleTime: 0, onError: (e) => errors.push(e) })
     const qc2 = client()
     const restoring = persistQueryClientRestore({ queryClient: qc2, persister: page2 })
-    await read
+    await read.promise
     await createStowageClientPersister({ store: createIdbStore({ dbName: name }), key }).removeClient() // page 1 signs A out
     await sleep(20) // the notice reaches page 2 during its restore
-    release()
+    gate.resolve()
     await restoring
     // The restore hands nothing over: what it read is A's, whom page 1 signed out meanwhile (at
     // dc7cc4d page 2 showed and then saved A's queries, and the next user restored them).
@@ -72,17 +70,15 @@ describe('a notice heard before the first look', () => {
     const key = uniqueKey()
     const inner = createIdbStore({ dbName: name })
     // Page 2's first look at the removal record is read, then lands late (a busy IndexedDB).
-    let looked!: () => void
-    const look = new Promise<void>((r) => (looked = r))
-    let release!: () => void
-    const gate = new Promise<void>((r) => (release = r))
+    const look = deferred()
+    const gate = deferred()
     let first = true
     const slow = withMethod(inner, 'get', async (k) => {
       const value = await inner.get(k)
       if (first && k.endsWith(':removed')) {
         first = false
-        looked()
-        await gate
+        look.resolve()
+        await gate.promise
       }
       return value
     })
@@ -91,10 +87,10 @@ describe('a notice heard before the first look', () => {
     const qc2 = client()
     qc2.setQueryData(['account', 1], { owner: 'A', i: 1 }) // fetched for A before the sign-out
     const saving = persistQueryClientSave({ queryClient: qc2, persister: page2 })
-    await look
+    await look.promise
     await createStowageClientPersister({ store: createIdbStore({ dbName: name }), key }).removeClient() // page 1 signs A out
     await sleep(20)
-    release()
+    gate.resolve()
     await saving
     expect(await ownersIn(name, key)).toStrictEqual([]) // a page that did not stop: ['A']
     expect(errors.map((e) => e.code)).toStrictEqual(['STORE_ERROR'])
@@ -105,29 +101,24 @@ describe("the per-query persister against another page's removal: a persistManua
   it('a setQueryData batch that was under way when another page signed out does not outlive the removal', async () => {
     const name = dbName()
     const inner = createIdbStore({ dbName: name })
-    const prefix = `q-${Math.random().toString(36).slice(2)}`
-    let writing!: () => void
-    const underWay = new Promise<void>((r) => (writing = r))
-    let release!: () => void
-    const gate = new Promise<void>((r) => (release = r))
-    let landing!: () => void
-    const landed = new Promise<void>((r) => (landing = r))
+    const prefix = unique('q')
+    const [underWay, gate, landed] = [deferred(), deferred(), deferred()]
     // Page 2's batch is under way (the store opening its database, or retrying after a quota error) when page 1 signs out.
     const slowBatches = withMethod(inner, 'setMany', async (entries) => {
-      writing()
-      await gate
+      underWay.resolve()
+      await gate.promise
       await inner.setMany(entries)
-      landing()
+      landed.resolve()
     })
     const page2 = createStowageQueryPersister({ store: slowBatches, prefix })
     const qc = new QueryClient({ defaultOptions: { queries: { persister: page2.persisterFn, gcTime: Infinity } } })
     page2.persistManualUpdates(qc)
     qc.setQueryData(['inbox'], { owner: 'A', mail: 'secret' })
-    await underWay
+    await underWay.promise
     await createStowageQueryPersister({ store: inner, prefix }).removeClient() // page 1 signs A out
     await sleep(20)
-    release()
-    await landed
+    gate.resolve()
+    await landed.promise
     await sleep(50)
     expect(await keysOf(inner, `${prefix}-`)).toStrictEqual([]) // A's inbox would stay
   })
