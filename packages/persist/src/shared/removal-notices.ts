@@ -3,8 +3,7 @@
 // record) is read only at their next save, and is not there when its write failed or the store
 // evicted it since; a notice over a BroadcastChannel reaches every open page at once, whatever
 // became of the store. It has no order against the store's own events, though: a page may hear
-// it after writes of its own that landed after the removal's delete, so a notice says when the
-// removal began.
+// it after writes of its own that landed after the removal's delete (see query-persister.ts).
 //
 // Only where there are tabs: a runtime without IndexedDB (a server, Cloudflare Workers) has none,
 // and there persisters of different users' stores under one name must not hear each other (a
@@ -17,8 +16,6 @@
 export interface RemovalNotice {
   /** The removal's id. */
   readonly id: string
-  /** When it began (`Date.now()` of the page that removes). */
-  readonly at: number
 }
 
 /** The notices of one persister: see {@link removalNotices}. */
@@ -35,9 +32,8 @@ const closeWhenCollected = typeof FinalizationRegistry === 'function' ? new Fina
 // that function's scope with `tell`, which refers to `heard`, and an open channel would keep it.
 function hearWeakly(channel: BroadcastChannel, listener: WeakRef<(notice: RemovalNotice) => void>): void {
   channel.onmessage = (event: MessageEvent) => {
-    const data = event.data as { removal?: unknown; at?: unknown } | null
-    if (typeof data?.removal !== 'string') return
-    listener.deref()?.({ id: data.removal, at: typeof data.at === 'number' ? data.at : Date.now() })
+    const data = event.data as { removal?: unknown } | null
+    if (typeof data?.removal === 'string') listener.deref()?.({ id: data.removal })
   }
 }
 
@@ -68,7 +64,7 @@ export function removalNotices(name: string, heard: (notice: RemovalNotice) => v
       // `heard` is referred to here, so that it lives as long as this object.
       if (listener.deref() !== heard) return
       try {
-        channel.postMessage({ removal: id, at: Date.now() })
+        channel.postMessage({ removal: id })
       } catch {
         // A closed channel (the page unloading): the removal record still tells.
       }

@@ -20,7 +20,7 @@ export interface ManualUpdates {
   /** The entries' time to live, in ms, or `undefined`. */
   readonly ttl: number | undefined
   readonly sliceMs: number
-  /** Told the keys of each batch once it landed. */
+  /** Told the keys of each batch once its write ended (landed, or some of them before a failure). */
   written(keys: readonly string[]): void
   onError(error: unknown): void
 }
@@ -54,10 +54,10 @@ export function watchManualUpdates(updates: ManualUpdates): ManualUpdatesWatcher
       const entries = batch
       batch = []
       if (batchOf === generation) {
-        await setMany(updates.store, entries).then(
-          () => updates.written(entries.map((entry) => entry.key)),
-          (e: unknown) => updates.onError(e),
-        )
+        // The keys are reported however the batch ended: a store without setMany writes one key at
+        // a time, and some may have landed before one failed.
+        await setMany(updates.store, entries).catch((e: unknown) => updates.onError(e))
+        updates.written(entries.map((entry) => entry.key))
         // Discarded while it was written (a removal began, here or in another page): the batch
         // may have landed after the removal's delete, so it goes too.
         if (batchOf !== generation) {

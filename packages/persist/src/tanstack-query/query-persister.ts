@@ -8,10 +8,8 @@ import { DEFAULT_SLICE_MS } from '../shared/yield-to-main.js'
 import { watchManualUpdates, type ManualUpdatesWatcher } from './manual-updates.js'
 import { DEFAULT_QUERY_PREFIX, querySerializer, queryStorage } from './query-storage.js'
 
-/** How long this page remembers when its writes landed, for a removal told late (ms). */
+/** How long this page remembers the keys it wrote, for a removal told late (ms). */
 const RECENT_MS = 10_000
-/** How far apart the clocks of two tabs may be taken to be, when judging what landed since a removal began (ms). */
-const CLOCK_SLACK_MS = 1_000
 
 /** TanStack's default `maxAge` of persisted queries: 24 hours. */
 export const DEFAULT_MAX_AGE = 24 * 60 * 60 * 1000
@@ -92,10 +90,12 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   // signed-out user's answer, however late it comes).
   let removals = 0
   let removing = 0
-  // Queries with fetches begun before a removal and ended after it began, by hash, with how many:
-  // TanStack's write after each (of the query's state as it then is) is dropped, and no other
-  // write of the hash (another Query's: the next user's fetch of the same key).
-  const fetchedBefore = new Map<string, Map<Query, number>>()
+  // Fetches that ended and whose write TanStack has yet to make (in a callback it schedules, which a
+  // background tab runs up to a second later), by hash and Query, with the `removals` count each
+  // began at: the write is dropped when a removal began since its fetch did, however late the
+  // answer or the write comes, and no other write of the hash (another Query's: the next user's
+  // fetch of the same key).
+  const fetched = new Map<string, Map<Query, number[]>>()
   const late = new WeakSet<Uint8Array>()
   // This page's writes of the last RECENT_MS, by key, with when each landed (oldest first).
   const landed = new Map<string, number>()
@@ -109,14 +109,14 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   }
   // A removal of this prefix by another page (its sign-out, told at once) counts here as a removal
   // begun: this page, which may hold the same user's queries, drops the writes this one would. The
-  // notice may come after writes of this page that landed after that page's delete: what landed
-  // since the removal began (give or take the clocks of two tabs) is deleted too.
-  const notices = removalNotices(noticeName('stowage-persist-queries', prefix, options), ({ at }) => {
+  // notice may come after writes of this page that landed after that page's delete, so what this
+  // page wrote lately goes too (what landed before that delete, it deleted anyway).
+  const notices = removalNotices(noticeName('stowage-persist-queries', prefix, options), () => {
     removals++
     for (const watcher of watchers) void watcher.discard()
-    const since = [...landed].filter(([, when]) => when >= at - CLOCK_SLACK_MS).map(([key]) => key)
-    for (const key of since) landed.delete(key)
-    void deleteMany(storage.store, since).catch(() => {})
+    const lately = [...landed.keys()]
+    landed.clear()
+    void deleteMany(storage.store, lately).catch(() => {})
   })
   const persister = experimental_createQueryPersister<Uint8Array>({
     storage: {
@@ -134,13 +134,12 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
     },
     serialize: (persistedQuery) => {
       let dropped = false
-      const queries = fetchedBefore.get(persistedQuery.queryHash)
-      for (const [query, count] of queries ?? []) {
+      const queries = fetched.get(persistedQuery.queryHash)
+      for (const [query, begun] of queries ?? []) {
         if (query.state !== persistedQuery.state) continue
-        dropped = true
-        if (count > 1) queries!.set(query, count - 1)
-        else queries!.delete(query)
-        if (queries!.size === 0) fetchedBefore.delete(persistedQuery.queryHash)
+        dropped = begun.shift() !== removals
+        if (begun.length === 0) queries!.delete(query)
+        if (queries!.size === 0) fetched.delete(persistedQuery.queryHash)
         break
       }
       const bytes = serialize(persistedQuery)
@@ -161,10 +160,10 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
     const written = keeps(query)
     const watched = async (context: typeof ctx) => {
       const data = await queryFn(context)
-      // TanStack writes the query next: not when a removal began since the fetch did.
-      if (begun !== removals && written) {
-        const queries = fetchedBefore.get(query.queryHash) ?? new Map<Query, number>()
-        fetchedBefore.set(query.queryHash, queries.set(query, (queries.get(query) ?? 0) + 1))
+      // TanStack writes the query next, in a callback it schedules: judged when it writes.
+      if (written) {
+        const queries = fetched.get(query.queryHash) ?? new Map<Query, number[]>()
+        fetched.set(query.queryHash, queries.set(query, [...(queries.get(query) ?? []), begun]))
       }
       return data
     }
