@@ -57,15 +57,11 @@ export function watchManualUpdates(updates: ManualUpdates): ManualUpdatesWatcher
         // The keys are reported however the batch ended: a store without setMany writes one key at
         // a time, and some may have landed before one failed.
         await setMany(updates.store, entries).catch((e: unknown) => updates.onError(e))
-        updates.written(entries.map((entry) => entry.key))
+        const keys = entries.map((entry) => entry.key)
+        updates.written(keys)
         // Discarded while it was written (a removal began, here or in another page): the batch
         // may have landed after the removal's delete, so it goes too.
-        if (batchOf !== generation) {
-          await deleteMany(
-            updates.store,
-            entries.map((entry) => entry.key),
-          ).catch((e: unknown) => updates.onError(e))
-        }
+        if (batchOf !== generation) await deleteMany(updates.store, keys).catch((e: unknown) => updates.onError(e))
       }
       batchOf = generation
     }

@@ -54,7 +54,6 @@ function bits(data: Uint8Array, pos: number, n: number): number {
   return ((data[at]! | (data[at + 1]! << 8) | (data[at + 2]! << 16)) >> (pos & 7)) & ((1 << n) - 1)
 }
 
-/**
 /** What {@link deflateEnd} returns for a stored block whose NLEN is not the complement of its LEN. */
 export const BAD_STORED_LENGTH = -2
 
