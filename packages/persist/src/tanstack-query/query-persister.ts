@@ -96,6 +96,11 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   // answer or the write comes, and no other write of the hash (another Query's: the next user's
   // fetch of the same key).
   const fetched = new Map<string, Map<Query, number[]>>()
+  // The `removals` count each answer's fetch began at, by the state it put in its Query, once a
+  // write took it from `fetched`: the app's own persistQuery or persistQueryByKey of that state may
+  // come first, and TanStack's scheduled write of it is judged all the same (by then a removal may
+  // have begun that had not when the app wrote).
+  const begunOf = new WeakMap<object, number>()
   const late = new WeakSet<Uint8Array>()
   // This page's writes of the last RECENT_MS, by key, with when each landed (oldest first).
   const landed = new Map<string, number>()
@@ -133,15 +138,16 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
       },
     },
     serialize: (persistedQuery) => {
-      let dropped = false
-      const queries = fetched.get(persistedQuery.queryHash)
+      const { state, queryHash } = persistedQuery
+      const queries = begunOf.has(state) ? undefined : fetched.get(queryHash)
       for (const [query, begun] of queries ?? []) {
-        if (query.state !== persistedQuery.state) continue
-        dropped = begun.shift() !== removals
+        if (query.state !== state) continue
+        begunOf.set(state, begun.shift()!)
         if (begun.length === 0) queries!.delete(query)
-        if (queries!.size === 0) fetched.delete(persistedQuery.queryHash)
+        if (queries!.size === 0) fetched.delete(queryHash)
         break
       }
+      const dropped = begunOf.has(state) && begunOf.get(state) !== removals
       const bytes = serialize(persistedQuery)
       if (dropped) late.add(bytes)
       return bytes
