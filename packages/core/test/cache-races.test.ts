@@ -1,7 +1,7 @@
 // What began before a write, delete or clear never lands after it: reads that fill the local tier,
 // getOrSet loaders and refreshes, acceptBytes (issue #20 items 4-6, issue #24 item 5).
 import { describe, expect, it } from 'vitest'
-import { createCache, createCodec, StowageErrorCode, type Cache, type GetOrSetOptions, type LoadLease } from '../src/index.js'
+import { createCache, createCodec, createMemoryStore, StowageErrorCode, type Cache, type GetOrSetOptions, type LoadLease, type Store } from '../src/index.js'
 import { cuttableChannels, gate, heldStore, sleep, until } from './cache-helpers.js'
 
 describe('Cache: a read in flight and a write', () => {
@@ -43,6 +43,108 @@ describe('Cache: a read in flight and a write', () => {
     expect(await inFlight).toBe('old')
     expect(await b!.get('k')).toBe('new')
     await Promise.all([a!.close(), b!.close()])
+  })
+})
+
+describe("Cache: another process's deleteByTag, or lost messages, and what is in flight here", () => {
+  // A shared store (named as a remote one: local tiers on) whose reads of tag generations can be
+  // held on the wire: answered as the store was when asked, delivered once released.
+  function heldTagReads() {
+    const inner = createMemoryStore()
+    const state = { held: false }
+    const waiting: Array<() => void> = []
+    const store: Store = Object.assign(Object.create(inner) as Store, {
+      name: 'held-tags',
+      getMany: undefined,
+      get: async (key: string) => {
+        const answer = await inner.get(key)
+        if (state.held && key.includes('#tag:')) await new Promise<void>((resolve) => waiting.push(resolve))
+        return answer
+      },
+    })
+    const release = () => {
+      state.held = false
+      for (const resolve of waiting.splice(0)) resolve()
+    }
+    return { store, state, waiting, release }
+  }
+
+  it("a get whose tag check is on the wire when another process's deleteByTag is announced does not keep the deleted entry", async () => {
+    const { store, state, waiting, release } = heldTagReads()
+    const { channels } = cuttableChannels(2)
+    const [a, b] = channels.map((invalidation) => createCache({ store, namespace: 't', invalidation }))
+    await a!.set('k', 'old', { tags: ['T'] })
+    state.held = true
+    const inFlight = b!.get('k') // the entry read, then its tag's generation: answered before the deletion
+    await until(async () => waiting.length === 1)
+    state.held = false
+    await a!.deleteByTag('T') // announced to b at once
+    release()
+    expect(await inFlight).toBe('old') // it asked before the deletion
+    expect(await b!.get('k')).toBeUndefined()
+    expect(await a!.get('k')).toBeUndefined()
+  })
+
+  it("this process's own deleteByTag while a tag check of its own is on the wire (another connection of the store): the old entry is not kept", async () => {
+    const { store, state, waiting, release } = heldTagReads()
+    await createCache({ store, namespace: 't', local: false }).set('k', 'old', { tags: ['T'] })
+    const cache = createCache({ store, namespace: 't' })
+    state.held = true
+    const inFlight = cache.get('k')
+    await until(async () => waiting.length === 1)
+    state.held = false
+    await cache.deleteByTag('T')
+    release()
+    expect(await inFlight).toBe('old')
+    expect(await cache.get('k')).toBeUndefined()
+  })
+
+  it("a tagged set whose tag read is on the wire when another process's deleteByTag is announced: its local copy reads as the store does (gone)", async () => {
+    const { store, state, waiting, release } = heldTagReads()
+    const { channels } = cuttableChannels(2)
+    const [a, b] = channels.map((invalidation) => createCache({ store, namespace: 't', invalidation }))
+    await a!.set('seed', 1, { tags: ['T'] }) // the tag has a generation
+    state.held = true
+    const writing = b!.set('k', 'mine', { tags: ['T'] }) // stamped with the generation it reads
+    await until(async () => waiting.length === 1)
+    state.held = false
+    await a!.deleteByTag('T')
+    release()
+    await writing
+    expect(await a!.get('k')).toBeUndefined() // stamped with the deleted generation
+    expect(await b!.get('k')).toBeUndefined()
+  })
+
+  it("a getOrSet begun after another process's deleteByTag was heard does not join a load begun before it", async () => {
+    const { store } = heldStore()
+    const { channels } = cuttableChannels(2)
+    const [a, b] = channels.map((invalidation) => createCache({ store, namespace: 't', invalidation }))
+    const slow = gate<string>()
+    let started = false
+    const first = b!.getOrSet('k', () => ((started = true), slow.promise), { tags: ['T'] })
+    await until(async () => started)
+    await a!.deleteByTag('T')
+    const second = b!.getOrSet('k', async () => 'loaded after the deletion', { tags: ['T'] })
+    slow.open('loaded before the deletion')
+    expect(await first).toBe('loaded before the deletion')
+    expect(await second).toBe('loaded after the deletion')
+  })
+
+  it('a getOrSet begun after the channel reported lost messages does not join a load begun before them', async () => {
+    const { store } = heldStore()
+    const { channels, state, mend } = cuttableChannels(2)
+    const [a, b] = channels.map((invalidation) => createCache({ store, namespace: 'gap', invalidation }))
+    const slow = gate<string>()
+    let started = false
+    const first = b!.getOrSet('k', () => ((started = true), slow.promise))
+    await until(async () => started)
+    state.cut = true
+    await a!.set('k', 'new') // its message to b is lost…
+    mend() // …and b is told that messages were lost
+    const second = b!.getOrSet('k', async () => 'loaded after the gap')
+    slow.open('loaded before the set')
+    expect(await first).toBe('loaded before the set')
+    expect(await second).toBe('new')
   })
 })
 

@@ -128,6 +128,9 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
       this.observer.writeFailed('deleteByTag', undefined, e, false)
       return
     }
+    // A read of the old generations still under way (on another connection of the store) must not
+    // teach the book the old generation after this: marked, it leaves the tag unknown instead.
+    for (const key of keys) this.shared.tags.invalidate(key)
     keys.forEach((key, i) => this.shared.tags.learn(key, generations[i]))
     this.writes.changed('tag', keys.map((full) => ({ full })))
   }

@@ -166,6 +166,10 @@ export function createCacheWith<S extends CacheSchema>(
             if (message.since !== undefined && shared.recent) forgetSince(shared.recent, key, message.since)
           } else if (message.op === 'tag') {
             if (local) tags.invalidate(key)
+            // Later callers load afresh rather than join a load begun before it (as this process's
+            // own deleteByTag does): the tag key's namespace ends where its `#tag:` begins.
+            const at = key.indexOf('#tag:')
+            if (at >= 0) flight.forgetAll(key.slice(0, at))
           } else {
             claims.supersede(key)
             flight.forget(key)
@@ -176,6 +180,7 @@ export function createCacheWith<S extends CacheSchema>(
       // Messages were lost (a subscriber reconnected): no local copy can be trusted any more.
       () => {
         claims.supersedeAll('')
+        flight.forgetAll('')
         local?.clear('')
         tags.forget()
       },

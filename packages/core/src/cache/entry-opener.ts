@@ -85,8 +85,15 @@ async function decodeWithDictionaries(dictionaries: DictionaryBook, bytes: Uint8
 async function tagsCurrent(opener: Opener, prefix: string, stamp: ReadonlyMap<string, number>): Promise<boolean> {
   const tags = [...stamp.keys()]
   const keys = tags.map((tag) => tagKey(prefix, tag))
-  const generations = await readGenerations(opener.store, opener.messages, keys)
-  keys.forEach((key, i) => opener.tags.learn(key, generations[i]))
+  const reading = opener.tags.reading(keys)
+  let generations: Array<number | undefined>
+  try {
+    generations = await readGenerations(opener.store, opener.messages, keys)
+  } catch (e) {
+    opener.tags.read(reading)
+    throw e
+  }
+  opener.tags.read(reading, generations)
   return tags.every((tag, i) => generations[i] === stamp.get(tag))
 }
 

@@ -124,10 +124,23 @@ export async function stampTags(
   tagsOf.forEach((tags, i) => tags?.forEach((tag) => longest.set(tag, Math.max(longest.get(tag) ?? 0, ttlsOf[i] ?? Infinity))))
   const keys = all.map((tag) => tagKey(prefix, tag))
   const ttls = all.map((tag) => (longest.get(tag) === Infinity ? undefined : longest.get(tag)))
-  const generations = await ensureGenerations(store, codec, keys, ttls)
+  const reading = book.reading(keys)
+  let generations: number[]
+  try {
+    generations = await ensureGenerations(store, codec, keys, ttls)
+  } catch (e) {
+    book.read(reading)
+    throw e
+  }
   const of = new Map(all.map((tag, i) => [tag, generations[i] as number]))
-  keys.forEach((key, i) => book.learn(key, generations[i]))
+  book.read(reading, generations)
   return tagsOf.map((tags) => (tags === undefined ? undefined : new Map(tags.map((tag) => [tag, of.get(tag) as number]))))
+}
+
+/** A read of tags' generations under way (see {@link TagBook.reading}). */
+export interface TagRead {
+  readonly keys: readonly string[]
+  readonly since: number
 }
 
 /**
@@ -143,6 +156,12 @@ export async function stampTags(
  */
 export class TagBook {
   private readonly known = new Map<string, number>()
+  // Generations being read from the store, by tag key: how many reads, and the last invalidation
+  // heard while any ran. A read answered before another process's deleteByTag whose answer comes
+  // after its announcement must not teach the book the deleted generation (the local copy of a
+  // deleted entry would then match it). Only tags being read are tracked: bounded by the reads.
+  private readonly inFlight = new Map<string, { readers: number; invalidated: number }>()
+  private invalidations = 0
 
   /** @param maxEntries - most tags known at once (the local tier's `maxTags`). */
   constructor(private readonly maxEntries: number) {}
@@ -159,14 +178,47 @@ export class TagBook {
     if (this.known.size > this.maxEntries) this.known.delete(this.known.keys().next().value as string)
   }
 
+  /**
+   * A read of these tags' generations from the store begins: pass what this returns to {@link read}
+   * when it ends, however it ends.
+   */
+  reading(keys: readonly string[]): TagRead {
+    for (const key of keys) {
+      const flight = this.inFlight.get(key)
+      if (flight) flight.readers++
+      else this.inFlight.set(key, { readers: 1, invalidated: -1 })
+    }
+    return { keys, since: this.invalidations }
+  }
+
+  /**
+   * A read begun with {@link reading} ended: the book learns what it found (`generations`, in the
+   * order of its keys; nothing when it failed), except for tags invalidated since it began, which
+   * it leaves unknown.
+   */
+  read(read: TagRead, generations?: ReadonlyArray<number | undefined>): void {
+    read.keys.forEach((key, i) => {
+      const flight = this.inFlight.get(key)
+      const stale = flight !== undefined && flight.invalidated >= read.since
+      if (flight && --flight.readers === 0) this.inFlight.delete(key)
+      if (generations === undefined) return
+      if (stale) this.known.delete(key)
+      else this.learn(key, generations[i])
+    })
+  }
+
   /** Another process deleted the tag: its generation is unknown until read again (a tag the book does not know needs no note). */
   invalidate(key: string): void {
     if (this.known.has(key)) this.known.set(key, INVALIDATED)
+    const flight = this.inFlight.get(key)
+    if (flight) flight.invalidated = this.invalidations++
   }
 
-  /** Messages may have been lost: nothing learnt from them can be trusted. */
+  /** Messages may have been lost: nothing learnt from them can be trusted, nor what reads running now find. */
   forget(): void {
     this.known.clear()
+    const at = this.invalidations++
+    for (const flight of this.inFlight.values()) flight.invalidated = at
   }
 
   /** Whether every tag of `stamp` (tag → generation, tags under `prefix`) is known to still have its generation. */
