@@ -1,6 +1,6 @@
 // The per-query persister beside the whole-client one, per-user prefixes, and its sign-out
 // (removeClient, which signOut calls): only this prefix's queries are listed, restored or removed.
-import { createCodec, type Store } from '@stowage/core'
+import { createCodec, StowageErrorCode, type Store } from '@stowage/core'
 import { createIdbStore } from '@stowage/idb'
 import { QueryClient, QueryObserver } from '@tanstack/query-core'
 import { persistQueryClientRestore, persistQueryClientSave } from '@tanstack/query-persist-client-core'
@@ -254,21 +254,42 @@ describe('removeClient of the per-query persister against writes still to come',
 
 
 describe("the per-query persister against another page's removal (told at once)", () => {
-  it("drops the write of a fetch begun before another page's sign-out, and writes this page's fetches begun after it", async () => {
+  it("drops the write of a fetch begun before another page's sign-out; that page persists and restores nothing more until reloaded, and says so", async () => {
     const name = dbName()
     const inner = createIdbStore({ dbName: name })
     const page2 = createStowageQueryPersister({ dbName: name })
     const qc = new QueryClient({ defaultOptions: { queries: { persister: page2.persisterFn, gcTime: Infinity } } })
+    const errors: unknown[] = []
+    page2.persistManualUpdates(qc, (e) => errors.push(e))
     let reply!: (v: unknown) => void
     const inbox = qc.fetchQuery({ queryKey: ['inbox'], queryFn: () => new Promise((r) => (reply = r)) })
     await sleep(10)
-    await createStowageQueryPersister({ dbName: name }).removeClient() // page 1 signs A out
+    const page1 = createStowageQueryPersister({ dbName: name })
+    await page1.removeClient() // page 1 signs A out
     reply({ owner: 'A', mail: 'secret' }) // page 2's request for A, sent before, answers now
     await inbox
     await sleep(50)
     expect(await keysOf(inner, 'tanstack-query-')).toStrictEqual([])
-    await qc.fetchQuery({ queryKey: ['inbox'], queryFn: async () => ({ owner: 'B' }), staleTime: 0 })
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toMatchObject({ code: StowageErrorCode.STORE_ERROR, message: expect.stringContaining('until it is reloaded') })
+    // Page 2 still runs A's session: what it fetches or sets from now on is not written…
+    await qc.fetchQuery({ queryKey: ['later'], queryFn: async () => ({ owner: 'A' }) })
+    qc.setQueryData(['inbox'], { owner: 'A', mail: 'draft' })
+    await sleep(50)
+    expect(await keysOf(inner, 'tanstack-query-')).toStrictEqual([])
+    // …nor does it restore what page 1 writes for the next user.
+    const next = new QueryClient({ defaultOptions: { queries: { persister: page1.persisterFn, gcTime: Infinity } } })
+    await next.fetchQuery({ queryKey: ['me'], queryFn: async () => ({ owner: 'B' }) })
     await vi.waitFor(async () => expect(await keysOf(inner, 'tanstack-query-')).toHaveLength(1))
+    await page2.restoreQueries(qc)
+    expect(qc.getQueryData(['me'])).toBeUndefined()
+    expect(await qc.fetchQuery({ queryKey: ['me'], queryFn: async () => ({ owner: 'A' }) })).toStrictEqual({ owner: 'A' })
+    expect(errors).toHaveLength(1) // told once
+    // A reloaded page persists again.
+    const reloaded = createStowageQueryPersister({ dbName: name })
+    const qc3 = new QueryClient({ defaultOptions: { queries: { persister: reloaded.persisterFn, gcTime: Infinity } } })
+    await qc3.fetchQuery({ queryKey: ['inbox'], queryFn: async () => ({ owner: 'B' }) })
+    await vi.waitFor(async () => expect(await keysOf(inner, 'tanstack-query-')).toHaveLength(2))
   })
 
   it('deletes a write that was under way when another page signed out, once it lands', async () => {

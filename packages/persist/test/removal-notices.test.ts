@@ -189,3 +189,66 @@ describe('where there are no tabs (a server: no IndexedDB)', () => {
     }
   })
 })
+
+describe("restoreQueries straddling another page's sign-out, with persistManualUpdates", () => {
+  it("the entries read before page 1's delete are set after its notice and written back: nothing of A's stays", async () => {
+    const inner = createIdbStore({ dbName: dbName() })
+    const prefix = unique('q')
+    const page1 = createStowageQueryPersister({ store: inner, prefix })
+    const qc1 = new QueryClient({ defaultOptions: { queries: { persister: page1.persisterFn, gcTime: Infinity } } })
+    await qc1.fetchQuery({ queryKey: ['inbox'], queryFn: async () => ({ owner: 'A', mail: 'secret' }) })
+    await sleep(50)
+    expect(await keysOf(inner, `${prefix}-`)).toHaveLength(1)
+    // Page 2 (just opened) restores: its read of the values is answered after page 1's notice.
+    let read!: () => void
+    const wasRead = new Promise<void>((r) => (read = r))
+    let release!: () => void
+    const gate = new Promise<void>((r) => (release = r))
+    const slowReads = withMethod(inner, 'getMany', async (keys) => {
+      const values = await inner.getMany!(keys)
+      read()
+      await gate
+      return values
+    })
+    const page2 = createStowageQueryPersister({ store: slowReads, prefix })
+    const qc2 = new QueryClient({ defaultOptions: { queries: { persister: page2.persisterFn, gcTime: Infinity } } })
+    page2.persistManualUpdates(qc2)
+    const restoring = page2.restoreQueries(qc2)
+    await wasRead
+    await page1.removeClient() // page 1 signs A out: notice to page 2, then the delete
+    release()
+    await restoring
+    await sleep(100)
+    expect(await keysOf(inner, `${prefix}-`)).toStrictEqual([])
+  })
+})
+
+describe("a setQueryData in another page while a sign-out runs", () => {
+  it("a setQueryData of page 2 after page 1's notice, before page 1's delete ends, is not written", async () => {
+    const inner = createIdbStore({ dbName: dbName() })
+    const prefix = unique('q')
+    let listed!: () => void
+    const afterListing = new Promise<void>((r) => (listed = r))
+    let release!: () => void
+    const gate = new Promise<void>((r) => (release = r))
+    const heldListing = withMethod(inner, 'getMany', async (keys) => {
+      listed() // page 1's removal listed the keys it deletes
+      await gate
+      return inner.getMany!(keys)
+    })
+    const page1 = createStowageQueryPersister({ store: heldListing, prefix })
+    const page2 = createStowageQueryPersister({ store: inner, prefix })
+    const qc2 = new QueryClient({ defaultOptions: { queries: { persister: page2.persisterFn, gcTime: Infinity } } })
+    page2.persistManualUpdates(qc2)
+    const removing = page1.removeClient() // notice sent; page 1 lists, its delete is held
+    await afterListing
+    await sleep(20) // page 2 has heard the notice
+    qc2.setQueryData(['late'], { owner: 'A' }) // a mutation's onSuccess for A settles in page 2 now
+    await sleep(50) // page 2 writes it
+    release()
+    await removing
+    await sleep(50)
+    // In page 1 itself this setQueryData would be dropped (query-sign-out.test.ts, 'drops a setQueryData that persistManualUpdates notes while it runs').
+    expect(await keysOf(inner, `${prefix}-`)).toStrictEqual([])
+  })
+})

@@ -10,6 +10,8 @@ import { DEFAULT_QUERY_PREFIX, querySerializer, queryStorage } from './query-sto
 
 /** How long this page remembers the keys it wrote, for a removal told late (ms). */
 const RECENT_MS = 10_000
+/** How many query hashes the fetched-Query index holds before it drops those whose Queries are gone (at least). */
+const PRUNE_MIN = 256
 
 /** TanStack's default `maxAge` of persisted queries: 24 hours. */
 export const DEFAULT_MAX_AGE = 24 * 60 * 60 * 1000
@@ -46,7 +48,7 @@ export type StowageQueryPersister = ReturnType<typeof experimental_createQueryPe
    * latest state is encoded afterwards, in the background, in slices of `sliceMs`, and written in
    * batches.
    * @param queryClient - the client to watch.
-   * @param onError - receives a failed write (a {@link StowageError} from the store or the codec). Defaults to ignoring it, as TanStack ignores its own failed writes.
+   * @param onError - receives a failed write (a {@link StowageError} from the store or the codec), and once a STORE_ERROR when another page's sign-out stopped this persister. Defaults to ignoring them, as TanStack ignores its own failed writes.
    * @returns a function that stops watching (what was noted before it is still written, unless `removeClient` drops it).
    */
   persistManualUpdates(queryClient: QueryClient, onError?: (error: unknown) => void): () => void
@@ -55,8 +57,11 @@ export type StowageQueryPersister = ReturnType<typeof experimental_createQueryPe
    * calls it): drops the `setQueryData` changes `persistManualUpdates` noted and has not written,
    * waits for a write under way, then deletes this prefix's entries (and records under it no
    * codec can read), never another prefix's or the whole-client persister's. A write that lands
-   * after a removal began is deleted once it lands. The other open pages persisting this prefix
-   * are told at once (a BroadcastChannel) and drop the writes of what they began before it.
+   * after a removal began is deleted once it lands, and so is every write of an answer fetched
+   * before it (TanStack's scheduled one, the app's own `persistQuery`). The other open pages
+   * persisting this prefix, and other persisters of it in this page, are told at once (a
+   * BroadcastChannel): they may run the signed-out user's session, so they persist and restore
+   * nothing more until reloaded, and tell `persistManualUpdates`' `onError` once (STORE_ERROR).
    */
   removeClient(): Promise<void>
 }
@@ -86,21 +91,44 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   const { serialize, deserialize } = querySerializer(options.codec, read)
   const watchers = new Set<ManualUpdatesWatcher>()
   // A sign-out's removal against writes still to come. Removals begun, and running: a write asked
-  // for during one is dropped, and so is the write that follows a fetch begun before one (the
-  // signed-out user's answer, however late it comes).
+  // for during one is dropped, and so is every write of an answer fetched before one (the
+  // signed-out user's, however late it comes or is written).
   let removals = 0
   let removing = 0
-  // Fetches that ended and whose write TanStack has yet to make (in a callback it schedules, which a
-  // background tab runs up to a second later), by hash and Query, with the `removals` count each
-  // began at: the write is dropped when a removal began since its fetch did, however late the
-  // answer or the write comes, and no other write of the hash (another Query's: the next user's
-  // fetch of the same key).
-  const fetched = new Map<string, Map<Query, number[]>>()
-  // The `removals` count each answer's fetch began at, by the state it put in its Query, once a
-  // write took it from `fetched`: the app's own persistQuery or persistQueryByKey of that state may
-  // come first, and TanStack's scheduled write of it is judged all the same (by then a removal may
-  // have begun that had not when the app wrote).
-  const begunOf = new WeakMap<object, number>()
+  // Another page told of its sign-out (or another persister of this page): this page may still
+  // hold that user's session, so it writes and restores nothing more until it is reloaded, as the
+  // whole-client persister does.
+  let stopped = false
+  const onErrors = new Set<(error: unknown) => void>()
+  // The `removals` count at which the fetch that put each Query's data began (its first attempt:
+  // TanStack calls the persister again for each retry). Every write of the Query is judged by it,
+  // TanStack's (in a callback it schedules, which a background tab runs up to a second later) and
+  // the app's own (persistQuery, persistQueryByKey), whatever became of its state since. Held by
+  // Query, weakly; serialize is handed a state, so the Queries fetched are found by hash.
+  const fetchBegun = new WeakMap<Query, number>()
+  const answerBegun = new WeakMap<Query, number>()
+  const fetchedQueries = new Map<string, Array<WeakRef<Query>>>()
+  let pruneAt = PRUNE_MIN
+  const noteAnswer = (query: Query, begun: number) => {
+    answerBegun.set(query, begun)
+    const live = (fetchedQueries.get(query.queryHash) ?? []).filter((ref) => ref.deref() !== undefined && ref.deref() !== query)
+    fetchedQueries.set(query.queryHash, [...live, new WeakRef(query)])
+    if (fetchedQueries.size < pruneAt) return
+    for (const [hash, refs] of fetchedQueries) {
+      const kept = refs.filter((ref) => ref.deref() !== undefined)
+      if (kept.length > 0) fetchedQueries.set(hash, kept)
+      else fetchedQueries.delete(hash)
+    }
+    pruneAt = Math.max(PRUNE_MIN, fetchedQueries.size * 2)
+  }
+  // Whether a write of this state carries an answer fetched before the latest removal began.
+  const fetchedBefore = (hash: string, state: object) => {
+    for (const ref of fetchedQueries.get(hash) ?? []) {
+      const query = ref.deref()
+      if (query?.state === state) return answerBegun.get(query) !== removals
+    }
+    return false
+  }
   const late = new WeakSet<Uint8Array>()
   // This page's writes of the last RECENT_MS, by key, with when each landed (oldest first).
   const landed = new Map<string, number>()
@@ -112,22 +140,36 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
       landed.delete(key)
     }
   }
-  // A removal of this prefix by another page (its sign-out, told at once) counts here as a removal
-  // begun: this page, which may hold the same user's queries, drops the writes this one would. The
-  // notice may come after writes of this page that landed after that page's delete, so what this
-  // page wrote lately goes too (what landed before that delete, it deleted anyway).
+  // A removal of this prefix by another persister (another page's sign-out, told at once): this
+  // page stops. The notice may come after writes of this page that landed after that page's
+  // delete, so what this page wrote lately goes too (what landed before that delete, it deleted
+  // anyway).
   const notices = removalNotices(noticeName('stowage-persist-queries', prefix, options), () => {
     removals++
     for (const watcher of watchers) void watcher.discard()
     const lately = [...landed.keys()]
     landed.clear()
     void deleteMany(storage.store, lately).catch(() => {})
+    if (stopped) return
+    stopped = true
+    const error = new StowageError(StowageErrorCode.STORE_ERROR, `not persisted: another page removed the persisted queries under the prefix '${prefix}' (a sign-out); this page may hold the signed-out user's session and persists and restores nothing more until it is reloaded`)
+    for (const onError of onErrors) onError(error)
   })
+  // A read of this prefix's records that a removal overtook (or made during one, or after this
+  // page stopped) finds nothing: what it read may be the signed-out user's.
+  const unlessRemoved = async <T>(read: () => T | Promise<T>, nothing: T): Promise<T> => {
+    if (stopped || removing > 0) return nothing
+    const begun = removals
+    const found = await read()
+    return stopped || begun !== removals ? nothing : found
+  }
   const persister = experimental_createQueryPersister<Uint8Array>({
     storage: {
       ...storage,
+      getItem: (key) => unlessRemoved(() => storage.getItem(key), null),
+      entries: () => unlessRemoved(() => storage.entries(), []),
       setItem: async (key, value) => {
-        if (late.has(value) || removing > 0) return
+        if (stopped || late.has(value) || removing > 0) return
         const begun = removals
         await storage.setItem(key, value)
         noteLanded([key])
@@ -138,18 +180,8 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
       },
     },
     serialize: (persistedQuery) => {
-      const { state, queryHash } = persistedQuery
-      const queries = begunOf.has(state) ? undefined : fetched.get(queryHash)
-      for (const [query, begun] of queries ?? []) {
-        if (query.state !== state) continue
-        begunOf.set(state, begun.shift()!)
-        if (begun.length === 0) queries!.delete(query)
-        if (queries!.size === 0) fetched.delete(queryHash)
-        break
-      }
-      const dropped = begunOf.has(state) && begunOf.get(state) !== removals
       const bytes = serialize(persistedQuery)
-      if (dropped) late.add(bytes)
+      if (fetchedBefore(persistedQuery.queryHash, persistedQuery.state)) late.add(bytes)
       return bytes
     },
     deserialize,
@@ -161,16 +193,14 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   })
   const keeps = (query: Query) => !options.filters || matchQuery(options.filters, query)
   const persisterFn: typeof persister.persisterFn = (queryFn, ctx, query) => {
-    const begun = removals
+    // A retry (the query's failures not yet reset by a new fetch) belongs to the fetch it retries.
+    const begun = (query.state.fetchFailureCount > 0 ? fetchBegun.get(query) : undefined) ?? removals
+    fetchBegun.set(query, begun)
     // Whether TanStack writes the query after this fetch: decided as it decides, when it begins.
     const written = keeps(query)
     const watched = async (context: typeof ctx) => {
       const data = await queryFn(context)
-      // TanStack writes the query next, in a callback it schedules: judged when it writes.
-      if (written) {
-        const queries = fetched.get(query.queryHash) ?? new Map<Query, number[]>()
-        fetched.set(query.queryHash, queries.set(query, [...(queries.get(query) ?? []), begun]))
-      }
+      if (written) noteAnswer(query, begun)
       return data
     }
     return persister.persisterFn(watched, ctx, query)
@@ -195,7 +225,7 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
         queryClient,
         store: storage.store,
         // A change noted during a removal is the signed-out user's: not written.
-        accepts: (query) => removing === 0 && query.options.persister === persisterFn && keeps(query),
+        accepts: (query) => removing === 0 && !stopped && query.options.persister === persisterFn && keeps(query),
         keyOf: (query) => `${prefix}-${query.queryHash}`,
         // What TanStack's own persistQuery writes.
         encode: (query) => serialize({ state: query.state, queryKey: query.queryKey, queryHash: query.queryHash, buster }),
@@ -205,7 +235,11 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
         onError: (e) => onError?.(e),
       })
       watchers.add(watcher)
-      return watcher.stop
+      if (onError) onErrors.add(onError)
+      return () => {
+        if (onError) onErrors.delete(onError)
+        watcher.stop()
+      }
     },
   }
 }
