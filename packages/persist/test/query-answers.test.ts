@@ -15,50 +15,73 @@ const unique = (what: string) => `${what}-${Math.random().toString(36).slice(2)}
 const backgroundTab = () => notifyManager.setScheduler((cb) => setTimeout(cb, 300))
 afterEach(() => notifyManager.setScheduler((cb) => setTimeout(cb, 0)))
 
-describe("the app's own write of an answer, then its state changes before TanStack's scheduled write", () => {
-  it("this tab: persistQueryByKey, sign-out, invalidateQueries: TanStack's scheduled write of A's answer is dropped", async () => {
-    const inner = createIdbStore({ dbName: dbName() })
-    const prefix = unique('q')
-    const persister = createStowageQueryPersister({ store: inner, prefix })
-    const qc = new QueryClient({ defaultOptions: { queries: { persister: persister.persisterFn, gcTime: Infinity } } })
+// A page with a persister over a store of its own (a prefix no other test uses) and a client.
+function page() {
+  const inner = createIdbStore({ dbName: dbName() })
+  const prefix = unique('q')
+  const persister = createStowageQueryPersister({ store: inner, prefix })
+  const qc = new QueryClient({ defaultOptions: { queries: { persister: persister.persisterFn, gcTime: Infinity } } })
+  const stored = () => keysOf(inner, `${prefix}-`)
+  return { inner, prefix, persister, qc, stored }
+}
+const fetchInbox = (qc: QueryClient) => qc.fetchQuery({ queryKey: ['inbox'], queryFn: async () => ({ owner: 'A', mail: 'secret' }) })
+
+describe("the app's own write of an answer (persistQuery, persistQueryByKey) and TanStack's scheduled write of it", () => {
+  it('the app writes it after the sign-out, before TanStack does: both writes are dropped', async () => {
+    const { persister, qc, stored } = page()
     backgroundTab()
-    await qc.fetchQuery({ queryKey: ['inbox'], queryFn: async () => ({ owner: 'A', mail: 'secret' }) })
-    await persister.persistQueryByKey(['inbox'], qc)
+    await fetchInbox(qc)
     await persister.removeClient()
-    await qc.invalidateQueries({ refetchType: 'none' }) // the sign-out marks every query stale: state S2 = { ...S1, isInvalidated }
-    await sleep(600) // TanStack's write of S2 (A's data)
-    expect(await keysOf(inner, `${prefix}-`)).toStrictEqual([])
+    await persister.persistQueryByKey(['inbox'], qc)
+    expect(await stored()).toStrictEqual([])
+    await sleep(600)
+    expect(await stored()).toStrictEqual([])
   })
 
-  it("another tab's sign-out: persistQueryByKey, the notice, a refetch begins: TanStack's scheduled write of A's answer is dropped", async () => {
-    const inner = createIdbStore({ dbName: dbName() })
-    const prefix = unique('q')
-    const page2 = createStowageQueryPersister({ store: inner, prefix })
-    const qc = new QueryClient({ defaultOptions: { queries: { persister: page2.persisterFn, gcTime: Infinity } } })
+  it("the app writes it before the sign-out: TanStack's write after it is dropped", async () => {
+    const { persister, qc, stored } = page()
     backgroundTab()
-    await qc.fetchQuery({ queryKey: ['inbox'], queryFn: async () => ({ owner: 'A', mail: 'secret' }) })
+    await fetchInbox(qc)
+    await persister.persistQueryByKey(['inbox'], qc)
+    expect(await stored()).toHaveLength(1)
+    await persister.removeClient()
+    await sleep(600)
+    expect(await stored()).toStrictEqual([])
+  })
+
+  it("the app writes it, the sign-out, then an invalidation changes its state: TanStack's write of the answer is dropped", async () => {
+    const { persister, qc, stored } = page()
+    backgroundTab()
+    await fetchInbox(qc)
+    await persister.persistQueryByKey(['inbox'], qc)
+    await persister.removeClient()
+    await qc.invalidateQueries({ refetchType: 'none' }) // a new state, with A's data
+    await sleep(600)
+    expect(await stored()).toStrictEqual([])
+  })
+
+  it("another page's sign-out, then a refetch begins (a new state, A's data): TanStack's write of the answer is dropped", async () => {
+    const { inner, prefix, persister: page2, qc, stored } = page()
+    backgroundTab()
+    await fetchInbox(qc)
     await page2.persistQueryByKey(['inbox'], qc)
     // Page 1 signs A out: notice at once, then its delete.
     const tab1 = new BroadcastChannel(`stowage-persist-queries:${prefix}`)
     tab1.postMessage({ removal: '1' })
     await createQueryStorage({ store: inner, prefix }).removeAll()
-    // Page 2 begins a refetch (focus, polling): state S2 = { ...S1, fetchStatus: 'fetching' }, A's data.
     void qc.fetchQuery({ queryKey: ['inbox'], queryFn: () => new Promise(() => {}), staleTime: 0 }).catch(() => {})
     await sleep(600)
     tab1.close()
-    expect(await keysOf(inner, `${prefix}-`)).toStrictEqual([])
+    expect(await stored()).toStrictEqual([])
   })
 })
 
 describe('two answers of one query before one scheduled write', () => {
   it("the next user's first fetch after the sign-out (same Query) is written", async () => {
-    const inner = createIdbStore({ dbName: dbName() })
-    const prefix = unique('q')
-    const persister = createStowageQueryPersister({ store: inner, prefix })
-    const qc = new QueryClient({ defaultOptions: { queries: { persister: persister.persisterFn, gcTime: Infinity } } })
+    const { persister, qc, prefix, stored } = page()
     backgroundTab()
     await qc.fetchQuery({ queryKey: ['me'], queryFn: async () => ({ owner: 'A', v: 1 }) })
-    // A refetch (polling, an invalidation) answers before TanStack's first write ran: records [0, 0].
+    // A refetch (polling, an invalidation) answers before TanStack's first write ran.
     await qc.fetchQuery({ queryKey: ['me'], queryFn: async () => ({ owner: 'A', v: 2 }), staleTime: 0 })
     await sleep(600) // both writes see the second state
     await persister.removeClient()
@@ -67,16 +90,13 @@ describe('two answers of one query before one scheduled write', () => {
     await qc.resetQueries({ queryKey: ['me'] })
     await qc.fetchQuery({ queryKey: ['me'], queryFn: async () => ({ owner: 'B', v: 1 }), staleTime: 0 })
     await sleep(100)
-    expect(await keysOf(inner, `${prefix}-`)).toStrictEqual([`${prefix}-["me"]`])
+    expect(await stored()).toStrictEqual([`${prefix}-["me"]`])
   })
 })
 
 describe('a retry', () => {
-  it("a fetch begun before the sign-out whose retry runs after it: its answer is not written", async () => {
-    const inner = createIdbStore({ dbName: dbName() })
-    const prefix = unique('q')
-    const persister = createStowageQueryPersister({ store: inner, prefix })
-    const qc = new QueryClient({ defaultOptions: { queries: { persister: persister.persisterFn, gcTime: Infinity } } })
+  it('a fetch begun before the sign-out whose retry runs after it: its answer is not written', async () => {
+    const { persister, qc, stored } = page()
     let attempts = 0
     let failed!: () => void
     const firstFailed = new Promise<void>((r) => (failed = r))
@@ -97,6 +117,6 @@ describe('a retry', () => {
     await persister.removeClient() // A signs out during the retry delay
     await inbox // the retry (TanStack calls the persister again) answers A's inbox
     await sleep(100)
-    expect(await keysOf(inner, `${prefix}-`)).toStrictEqual([])
+    expect(await stored()).toStrictEqual([])
   })
 })

@@ -46,33 +46,6 @@ describe('a fetch answered before a removal, written after it (TanStack schedule
     await sleep(600)
     expect(await keysOf(inner, `${prefix}-`)).toStrictEqual([])
   })
-  it("the app's own persistQueryByKey between the answer and TanStack's write does not clear the fetch: both writes are dropped", async () => {
-    const inner = createIdbStore({ dbName: dbName() })
-    const prefix = unique('q')
-    const persister = createStowageQueryPersister({ store: inner, prefix })
-    const qc = new QueryClient({ defaultOptions: { queries: { persister: persister.persisterFn, gcTime: Infinity } } })
-    backgroundTab()
-    await qc.fetchQuery({ queryKey: ['inbox'], queryFn: async () => ({ owner: 'A', mail: 'secret' }) })
-    await persister.removeClient()
-    // The app persists the query itself (TanStack's persistQueryByKey) before TanStack's own write runs.
-    await persister.persistQueryByKey(['inbox'], qc)
-    expect(await keysOf(inner, `${prefix}-`)).toStrictEqual([])
-    await sleep(600)
-    expect(await keysOf(inner, `${prefix}-`)).toStrictEqual([])
-  })
-  it("the app's persistQueryByKey before the sign-out, TanStack's write of the same answer after it: that write is dropped", async () => {
-    const inner = createIdbStore({ dbName: dbName() })
-    const prefix = unique('q')
-    const persister = createStowageQueryPersister({ store: inner, prefix })
-    const qc = new QueryClient({ defaultOptions: { queries: { persister: persister.persisterFn, gcTime: Infinity } } })
-    backgroundTab()
-    await qc.fetchQuery({ queryKey: ['inbox'], queryFn: async () => ({ owner: 'A', mail: 'secret' }) })
-    await persister.persistQueryByKey(['inbox'], qc)
-    expect(await keysOf(inner, `${prefix}-`)).toHaveLength(1)
-    await persister.removeClient()
-    await sleep(600)
-    expect(await keysOf(inner, `${prefix}-`)).toStrictEqual([])
-  })
 })
 
 describe("a notice and this tab's clock", () => {
