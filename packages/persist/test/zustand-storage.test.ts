@@ -95,3 +95,48 @@ describe('zustand storage', () => {
     expect(await storage.getItem('s')).toBeNull()
   })
 })
+
+describe("zustand storage: another page's clearStorage (a sign-out)", () => {
+  it('the other open pages stop writing the name, and what they write after it never stays', async () => {
+    const name = dbName()
+    const page1 = cartStore(name)
+    const page2 = cartStore(name)
+    await Promise.all([hydrated(page1), hydrated(page2)])
+    page2.getState().add('apple') // page 2 holds A's cart
+    await sleep(50)
+    await page1.persist.clearStorage() // page 1 signs A out: the other pages are told at once
+    await sleep(20)
+    page2.getState().add('pear') // page 2 still runs A's session
+    await sleep(50)
+    const reloaded = cartStore(name)
+    await hydrated(reloaded)
+    expect(reloaded.getState().items.size).toBe(0) // the next user finds nothing of A's
+  })
+
+  it("a write of the other page that lands after page 1's delete, before the notice is heard, is deleted", async () => {
+    const name = dbName()
+    const store = createMemoryStore()
+    const storage = createStowageStorage<{ owner: string }>({ store, dbName: name })
+    const other = createStowageStorage<{ owner: string }>({ store, dbName: name })
+    await storage.getItem('cart') // page 2 opened its name
+    await other.removeItem('cart') // page 1's removal: its notice is on its way
+    await storage.setItem('cart', { state: { owner: 'A' }, version: 0 }) // page 2's write lands first
+    await sleep(50)
+    expect(await store.get('zustand:cart')).toBeUndefined()
+    expect(await storage.getItem('cart')).toBeNull() // and page 2 reads nothing more under the name
+  })
+
+  it('the page that cleared its own storage writes on (the next user), and other names are not touched', async () => {
+    const name = dbName()
+    const store = createMemoryStore()
+    const page1 = createStowageStorage<{ owner: string }>({ store, dbName: name })
+    const page2 = createStowageStorage<{ owner: string }>({ store, dbName: name })
+    await page2.getItem('cart')
+    await page2.setItem('settings', { state: { owner: 'A' }, version: 0 })
+    await page1.removeItem('cart')
+    await page1.setItem('cart', { state: { owner: 'B' }, version: 0 })
+    await sleep(50)
+    expect(await page1.getItem('cart')).toMatchObject({ state: { owner: 'B' } })
+    expect(await page2.getItem('settings')).toMatchObject({ state: { owner: 'A' } })
+  })
+})

@@ -6,8 +6,12 @@
 // the restored state over the current one, actions included).
 import { checkOptionNames, type Codec, type CodecOptions, type Store } from '@stowage/core'
 import type { PersistStorage, StorageValue } from 'zustand/middleware'
+import { removalNotices, type RemovalNotices } from '../shared/removal-notices.js'
 import { resolveCodec } from '../shared/resolve-codec.js'
-import { resolveStore } from '../shared/resolve-store.js'
+import { noticeName, resolveStore } from '../shared/resolve-store.js'
+
+/** How long a page remembers its last write of a name, for a removal told late (ms). */
+const RECENT_MS = 10_000
 
 /** Default `prefix` of {@link createStowageStorage}. */
 export const DEFAULT_ZUSTAND_PREFIX = 'zustand:'
@@ -46,7 +50,10 @@ export interface StowageStorage<S> extends PersistStorage<S, Promise<void>> {
  * A Zustand `PersistStorage` (the `storage` option of `persist`) that keeps the persisted state as
  * one Stowage envelope per store name in IndexedDB (by default). Writes are issued in call order.
  * The state's top-level functions (the store's actions) are left out, as `JSON.stringify` would;
- * a function deeper in the state is refused.
+ * a function deeper in the state is refused. `removeItem` (`persist.clearStorage()`, a sign-out)
+ * tells the other open pages of the origin at once: they may hold the signed-out user's state,
+ * so they write and read nothing more under that name until reloaded, and delete what of theirs
+ * lands after the removal.
  *
  * @param options - see {@link StowageStorageOptions}.
  * @returns a {@link StowageStorage}. `getItem` rejects with the decoder's codes (`CHECKSUM_MISMATCH`,
@@ -60,16 +67,43 @@ export function createStowageStorage<S>(options: StowageStorageOptions = {}): St
   const store = resolveStore(options.store, options.dbName)
   const codec = resolveCodec(options.codec)
   const prefix = options.prefix ?? DEFAULT_ZUSTAND_PREFIX
+  // A removal of a name (`persist.clearStorage()`: a sign-out) in another page, or by another
+  // storage of this page, is told at once (removal-notices.ts): this page may still hold the
+  // signed-out user's state, so it writes and reads nothing more under that name until it is
+  // reloaded. A write of this page may land after the other page's delete, before the notice is
+  // heard (a write of the last RECENT_MS), or while it is heard: it is deleted. Each name's
+  // channel opens on its first use.
+  const stopped = new Set<string>()
+  const landed = new Map<string, number>()
+  const notices = new Map<string, RemovalNotices>()
+  const listen = (name: string) => {
+    let told = notices.get(name)
+    if (told === undefined) {
+      told = removalNotices(noticeName('stowage-persist-zustand', prefix + name, options), () => {
+        stopped.add(name)
+        if (performance.now() - (landed.get(name) ?? -Infinity) <= RECENT_MS) void store.delete(prefix + name).catch(() => {})
+      })
+      notices.set(name, told)
+    }
+    return told
+  }
   return {
     store,
     getItem: async (name) => {
+      listen(name)
+      if (stopped.has(name)) return null
       const bytes = await store.get(prefix + name)
-      return bytes === undefined ? null : codec.decode<StorageValue<S>>(bytes)
+      return bytes === undefined || stopped.has(name) ? null : codec.decode<StorageValue<S>>(bytes)
     },
     setItem: async (name, value) => {
+      listen(name)
+      if (stopped.has(name)) return
       await store.set(prefix + name, codec.encode({ ...value, state: withoutActions(value.state) }))
+      landed.set(name, performance.now())
+      if (stopped.has(name)) await store.delete(prefix + name)
     },
     removeItem: async (name) => {
+      listen(name).tell(String(Date.now()))
       await store.delete(prefix + name)
     },
   }
