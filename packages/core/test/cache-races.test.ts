@@ -1,7 +1,7 @@
 // What began before a write, delete or clear never lands after it: reads that fill the local tier,
 // getOrSet loaders and refreshes, acceptBytes (issue #20 items 4-6, issue #24 item 5).
 import { describe, expect, it } from 'vitest'
-import { createCache, createCodec, createMemoryStore, StowageErrorCode, type Cache, type GetOrSetOptions, type LoadLease, type Store } from '../src/index.js'
+import { createCache, createCodec, createMemoryStore, StowageErrorCode, type Cache, type GetOrSetOptions, type LoadLease, type Store, type StoreEntry } from '../src/index.js'
 import { cuttableChannels, gate, heldStore, sleep, until } from './cache-helpers.js'
 
 describe('Cache: a read in flight and a write', () => {
@@ -113,6 +113,57 @@ describe("Cache: another process's deleteByTag, or lost messages, and what is in
     await writing
     expect(await a!.get('k')).toBeUndefined() // stamped with the deleted generation
     expect(await b!.get('k')).toBeUndefined()
+  })
+
+  // A shared store without ensureMany (deleteByTag writes new generations) whose next write of
+  // generations lands at once but answers only once released.
+  function heldTagWrites() {
+    const inner = createMemoryStore()
+    const state = { hold: false }
+    const held: Array<() => void> = []
+    const store: Store = Object.assign(Object.create(inner) as Store, {
+      name: 'held-tag-writes',
+      getMany: undefined,
+      setMany: async (entries: readonly StoreEntry[]) => {
+        await inner.setMany(entries)
+        if (state.hold && entries.some((e) => e.key.includes('#tag:'))) {
+          state.hold = false
+          await new Promise<void>((resolve) => held.push(resolve))
+        }
+      },
+    })
+    return { store, state, held, release: () => held.splice(0).forEach((resolve) => resolve()) }
+  }
+
+  it("another process's deleteByTag, done and announced while this one's answer is on the wire, is not undone by that answer", async () => {
+    const { store, state, held, release } = heldTagWrites()
+    const { channels } = cuttableChannels(2)
+    const [a, b] = channels.map((invalidation) => createCache({ store, namespace: 't', invalidation }))
+    await a!.set('seed', 1, { tags: ['T'] })
+    state.hold = true
+    const deleting = a!.deleteByTag('T') // the new generation is in the store; the answer on the wire
+    await until(async () => held.length === 1)
+    await a!.set('k', 'written before b deleted T', { tags: ['T'] }) // stamped with it
+    await b!.deleteByTag('T') // announced to a
+    release()
+    await deleting
+    expect(await a!.get('k')).toBeUndefined()
+    expect(await b!.get('k')).toBeUndefined()
+  })
+
+  it('two deleteByTag calls of one process whose answers come back in the other order: the later deletion stands', async () => {
+    const { store, state, held, release } = heldTagWrites()
+    const cache = createCache({ store, namespace: 't' })
+    await cache.set('seed', 1, { tags: ['T'] })
+    state.hold = true
+    const first = cache.deleteByTag('T')
+    await until(async () => held.length === 1)
+    await cache.set('k', 'written before the second deletion', { tags: ['T'] })
+    await cache.deleteByTag('T')
+    release()
+    await first
+    expect(await cache.get('k')).toBeUndefined()
+    expect(await createCache({ store, namespace: 't', local: false }).get('k')).toBeUndefined()
   })
 
   it("a getOrSet begun after another process's deleteByTag was heard does not join a load begun before it", async () => {

@@ -121,17 +121,17 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     // A load running now may be of a tagged entry: callers from now on load afresh rather than
     // join it (its value, stamped with the old generation, will read as a miss).
     this.shared.flight.forgetAll(this.prefix)
+    // Its answer is on the wire as a read's is: another deletion may overtake it (see TagBook).
+    const reading = this.shared.tags.reading(keys)
     let generations: Array<number | undefined>
     try {
       generations = await renewGenerations(this.shared.store, this.shared.messages, keys)
     } catch (e) {
+      this.shared.tags.read(reading)
       this.observer.writeFailed('deleteByTag', undefined, e, false)
       return
     }
-    // A read of the old generations still under way (on another connection of the store) must not
-    // teach the book the old generation after this: marked, it leaves the tag unknown instead.
-    for (const key of keys) this.shared.tags.invalidate(key)
-    keys.forEach((key, i) => this.shared.tags.learn(key, generations[i]))
+    this.shared.tags.renewed(reading, generations)
     this.writes.changed('tag', keys.map((full) => ({ full })))
   }
 

@@ -207,6 +207,25 @@ export class TagBook {
     })
   }
 
+  /**
+   * This process's own deletion of these tags, begun with {@link reading}, answered with their new
+   * `generations`: the book learns them unless another deletion (or a gap) overtook it meanwhile,
+   * and reads of the old generations still running learn nothing.
+   */
+  renewed(read: TagRead, generations: ReadonlyArray<number | undefined>): void {
+    const at = this.invalidations++
+    read.keys.forEach((key, i) => {
+      const flight = this.inFlight.get(key)
+      const overtaken = flight !== undefined && flight.invalidated >= read.since
+      if (flight) {
+        flight.invalidated = at
+        if (--flight.readers === 0) this.inFlight.delete(key)
+      }
+      if (overtaken) this.known.delete(key)
+      else this.learn(key, generations[i])
+    })
+  }
+
   /** Another process deleted the tag: its generation is unknown until read again (a tag the book does not know needs no note). */
   invalidate(key: string): void {
     if (this.known.has(key)) this.known.set(key, INVALIDATED)
