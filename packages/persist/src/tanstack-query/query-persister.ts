@@ -1,5 +1,5 @@
 import { checkOptionNames, StowageError, StowageErrorCode, type Codec, type CodecOptions, type Store } from '@stowage/core'
-import { matchQuery, type Query, type QueryClient, type QueryFilters } from '@tanstack/query-core'
+import { hashKey, matchQuery, partialMatchKey, type Query, type QueryClient, type QueryFilters, type QueryState } from '@tanstack/query-core'
 import { experimental_createQueryPersister, type PersistedQuery } from '@tanstack/query-persist-client-core'
 import { deleteMany } from '../shared/batch.js'
 import { removalNotices } from '../shared/removal-notices.js'
@@ -100,34 +100,47 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   // whole-client persister does.
   let stopped = false
   const onErrors = new Set<(error: unknown) => void>()
-  // The `removals` count at which the fetch that put each Query's data began (its first attempt:
-  // TanStack calls the persister again for each retry). Every write of the Query is judged by it,
-  // TanStack's (in a callback it schedules, which a background tab runs up to a second later) and
-  // the app's own (persistQuery, persistQueryByKey), whatever became of its state since. Held by
-  // Query, weakly; serialize is handed a state, so the Queries fetched are found by hash.
+  const stopError = () =>
+    new StowageError(StowageErrorCode.STORE_ERROR, `not persisted: another page removed the persisted queries under the prefix '${prefix}' (a sign-out); this page may hold the signed-out user's session and persists and restores nothing more until it is reloaded`)
+  // Which removal each Query's data belongs to: the `removals` count at which the fetch that put it
+  // began (its first attempt: TanStack calls the persister again for each retry; a page appended to
+  // an infinite query's pages belongs to the older of the two), with the `dataUpdateCount` of the
+  // state that answer made. Every write of the Query is judged by it, TanStack's (in a callback it
+  // schedules, which a background tab runs up to a second later) and the app's own (persistQuery,
+  // persistQueryByKey), whatever became of its state since. Data of no answer seen here (restored,
+  // set by the app, reverted to by a cancelled fetch) belongs to no removal known: once this page
+  // has seen a removal, it is not written. Held by Query, weakly; serialize is handed a state, so
+  // the Queries answered are found by hash.
   const fetchBegun = new WeakMap<Query, number>()
-  const answerBegun = new WeakMap<Query, number>()
-  const fetchedQueries = new Map<string, Array<WeakRef<Query>>>()
+  const answers = new WeakMap<Query, { readonly count: number; readonly begun: number }>()
+  const answered = new Map<string, Array<WeakRef<Query>>>()
   let pruneAt = PRUNE_MIN
-  const noteAnswer = (query: Query, begun: number) => {
-    answerBegun.set(query, begun)
-    const live = (fetchedQueries.get(query.queryHash) ?? []).filter((ref) => ref.deref() !== undefined && ref.deref() !== query)
-    fetchedQueries.set(query.queryHash, [...live, new WeakRef(query)])
-    if (fetchedQueries.size < pruneAt) return
-    for (const [hash, refs] of fetchedQueries) {
-      const kept = refs.filter((ref) => ref.deref() !== undefined)
-      if (kept.length > 0) fetchedQueries.set(hash, kept)
-      else fetchedQueries.delete(hash)
-    }
-    pruneAt = Math.max(PRUNE_MIN, fetchedQueries.size * 2)
+  // The removal the data of `query` at `count` belongs to; -1 for data of an earlier one.
+  const dataBegun = (query: Query, count: number) => {
+    const answer = answers.get(query)
+    return answer?.count === count ? answer.begun : removals === 0 ? 0 : -1
   }
-  // Whether a write of this state carries an answer fetched before the latest removal began.
-  const fetchedBefore = (hash: string, state: object) => {
-    for (const ref of fetchedQueries.get(hash) ?? []) {
-      const query = ref.deref()
-      if (query?.state === state) return answerBegun.get(query) !== removals
+  const noteAnswer = (query: Query, begun: number, appends: boolean) => {
+    // TanStack's success comes next and counts one more; an appended page keeps the older pages.
+    const count = query.state.dataUpdateCount
+    answers.set(query, { count: count + 1, begun: appends ? Math.min(begun, dataBegun(query, count)) : begun })
+    const live = (answered.get(query.queryHash) ?? []).filter((ref) => ref.deref() !== undefined && ref.deref() !== query)
+    answered.set(query.queryHash, [...live, new WeakRef(query)])
+    if (answered.size < pruneAt) return
+    for (const [hash, refs] of answered) {
+      const kept = refs.filter((ref) => ref.deref() !== undefined)
+      if (kept.length > 0) answered.set(hash, kept)
+      else answered.delete(hash)
     }
-    return false
+    pruneAt = Math.max(PRUNE_MIN, answered.size * 2)
+  }
+  // Whether a write of this state carries data of an earlier removal than the latest.
+  const ofEarlierRemoval = (hash: string, state: QueryState) => {
+    for (const ref of answered.get(hash) ?? []) {
+      const query = ref.deref()
+      if (query?.state === state) return dataBegun(query, state.dataUpdateCount) !== removals
+    }
+    return removals !== 0
   }
   const late = new WeakSet<Uint8Array>()
   // This page's writes of the last RECENT_MS, by key, with when each landed (oldest first).
@@ -152,7 +165,7 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
     void deleteMany(storage.store, lately).catch(() => {})
     if (stopped) return
     stopped = true
-    const error = new StowageError(StowageErrorCode.STORE_ERROR, `not persisted: another page removed the persisted queries under the prefix '${prefix}' (a sign-out); this page may hold the signed-out user's session and persists and restores nothing more until it is reloaded`)
+    const error = stopError()
     for (const onError of onErrors) onError(error)
   })
   // A read of this prefix's records that a removal overtook (or made during one, or after this
@@ -181,7 +194,7 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
     },
     serialize: (persistedQuery) => {
       const bytes = serialize(persistedQuery)
-      if (fetchedBefore(persistedQuery.queryHash, persistedQuery.state)) late.add(bytes)
+      if (ofEarlierRemoval(persistedQuery.queryHash, persistedQuery.state)) late.add(bytes)
       return bytes
     },
     deserialize,
@@ -198,16 +211,44 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
     fetchBegun.set(query, begun)
     // Whether TanStack writes the query after this fetch: decided as it decides, when it begins.
     const written = keeps(query)
+    // A page appended to an infinite query's pages (fetchNextPage, fetchPreviousPage).
+    const appends = (query.state.fetchMeta as { fetchMore?: unknown } | null)?.fetchMore !== undefined
     const watched = async (context: typeof ctx) => {
       const data = await queryFn(context)
-      if (written) noteAnswer(query, begun)
+      if (written) noteAnswer(query, begun, appends)
       return data
     }
     return persister.persisterFn(watched, ctx, query)
   }
+  // TanStack's restoreQueries sets each query as it goes, awaiting the removal of stale ones between
+  // them: a removal begun meanwhile (here or told) would see the rest set after it. Here every query
+  // read is set at once, or none when a removal overtook the read; stale and damaged ones go after.
+  const restoreQueries: typeof persister.restoreQueries = async (queryClient, filters = {}) => {
+    const begun = removals
+    const entries = await unlessRemoved(() => storage.entries(), [])
+    if (stopped || removing > 0 || begun !== removals) return
+    const restored: PersistedQuery[] = []
+    const stale: string[] = []
+    for (const [key, bytes] of entries) {
+      let found: PersistedQuery
+      try {
+        found = deserialize(bytes)
+      } catch {
+        stale.push(key)
+        continue
+      }
+      const { dataUpdatedAt } = found.state
+      if (!dataUpdatedAt || Date.now() - dataUpdatedAt > maxAge || found.buster !== buster) stale.push(key)
+      else if (filters.queryKey === undefined) restored.push(found)
+      else if (filters.exact ? found.queryHash === hashKey(filters.queryKey) : partialMatchKey(found.queryKey, filters.queryKey)) restored.push(found)
+    }
+    for (const found of restored) queryClient.setQueryData(found.queryKey, found.state.data, { updatedAt: found.state.dataUpdatedAt })
+    for (const key of stale) await storage.removeItem(key)
+  }
   return {
     ...persister,
     persisterFn,
+    restoreQueries,
     store: storage.store,
     async removeClient() {
       removals++
@@ -236,6 +277,8 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
       })
       watchers.add(watcher)
       if (onError) onErrors.add(onError)
+      // Already stopped: told now (after this call returns), as it would have been.
+      if (stopped && onError) queueMicrotask(() => onError(stopError()))
       return () => {
         if (onError) onErrors.delete(onError)
         watcher.stop()
