@@ -8,7 +8,7 @@
 // after it, is written. Found by two reviews; each test failed before the persister judged answers
 // by Query and the data count their answer made.
 import { createIdbStore } from '@stowage/idb'
-import { InfiniteQueryObserver, notifyManager, QueryClient } from '@tanstack/query-core'
+import { dehydrate, hydrate, InfiniteQueryObserver, notifyManager, QueryClient } from '@tanstack/query-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createQueryStorage, createStowageQueryPersister } from '../src/tanstack-query/index.js'
 import { dbName, keysOf, withMethod } from './helpers.js'
@@ -17,6 +17,18 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const unique = (what: string) => `${what}-${Math.random().toString(36).slice(2)}`
 const backgroundTab = () => notifyManager.setScheduler((cb) => setTimeout(cb, 300))
 afterEach(() => notifyManager.setScheduler((cb) => setTimeout(cb, 0)))
+const deferred = () => {
+  let resolve!: () => void
+  const promise = new Promise<void>((r) => (resolve = r))
+  return { promise, resolve }
+}
+// The stored records of a prefix, as text (the owners they hold can be searched).
+const storedText = async (store: ReturnType<typeof createIdbStore>, prefix: string) => {
+  const out: string[] = []
+  for (const key of await keysOf(store, `${prefix}-`)) out.push(new TextDecoder().decode(await store.get(key)))
+  return out.join('|')
+}
+
 
 // A page with a persister over a store of its own (a prefix no other test uses) and a client.
 function page() {
@@ -270,4 +282,77 @@ it("persistManualUpdates called after another page's sign-out stopped this page:
   await sleep(50)
   expect(await stored()).toStrictEqual([])
   expect(errors).toHaveLength(1)
+})
+
+describe("data of the signed-out user that comes back after the sign-out", () => {
+  it("page 2's write that lands after page 1's delete, before page 2 deletes it: page 1 (the next user) is not handed it and does not write it back", async () => {
+    const inner = createIdbStore({ dbName: dbName() })
+    const prefix = unique('q')
+    // Page 2 (A's other tab): its write is issued late (its task queue is busy), and so is its delete of it.
+    const setReached = deferred()
+    const setGate = deferred()
+    const deleteGate = deferred()
+    const page2Store = {
+      ...withMethod(inner, 'set', async (k, v, o) => {
+        setReached.resolve()
+        await setGate.promise
+        return inner.set(k, v, o)
+      }),
+      delete: async (k: string) => {
+        await deleteGate.promise
+        return inner.delete(k)
+      },
+    }
+    const page2 = createStowageQueryPersister({ store: page2Store, prefix })
+    const qc2 = new QueryClient({ defaultOptions: { queries: { persister: page2.persisterFn, gcTime: Infinity } } })
+    // Page 1, where A signs out and B signs in.
+    const page1 = createStowageQueryPersister({ store: inner, prefix })
+    const qc1 = new QueryClient({ defaultOptions: { queries: { persister: page1.persisterFn, gcTime: Infinity } } })
+    page1.persistManualUpdates(qc1)
+
+    await qc2.fetchQuery({ queryKey: ['inbox'], queryFn: async () => ({ owner: 'A', mail: 'secret' }) })
+    await setReached.promise // page 2's TanStack write is on its way
+    await page1.removeClient() // A signs out in page 1: notice, delete
+    await sleep(20) // page 2 heard the notice (stopped)
+    setGate.resolve() // page 2's write lands after the delete; its own delete of it is still to come
+    await sleep(20)
+    await page1.restoreQueries(qc1) // B's session restores
+    const handed = qc1.getQueryData(['inbox'])
+    deleteGate.resolve() // page 2 deletes its late write
+    await sleep(100) // page 1's persistManualUpdates batch lands after it
+    expect({ handed, stored: await storedText(inner, prefix) }).toStrictEqual({ handed: undefined, stored: '' })
+  })
+
+  it("hydrate() of the signed-out user's data after the sign-out, with the same data count as the client's own answer: not written", async () => {
+    const inner = createIdbStore({ dbName: dbName() })
+    const prefix = unique('q')
+    const persister = createStowageQueryPersister({ store: inner, prefix })
+    const qc = new QueryClient({ defaultOptions: { queries: { persister: persister.persisterFn, gcTime: Infinity } } })
+    await persister.removeClient() // A signed out
+    await qc.fetchQuery({ queryKey: ['inbox'], queryFn: async () => ({ owner: 'B', mail: 'b' }) }) // B's answer: dataUpdateCount 1
+    await sleep(50)
+    // A server payload (an RSC/SSR navigation rendered with A's cookie, or a server clock ahead) also at dataUpdateCount 1.
+    const server = new QueryClient()
+    await server.prefetchQuery({ queryKey: ['inbox'], queryFn: async () => ({ owner: 'A', mail: 'secret' }) })
+    const payload = dehydrate(server)
+    payload.queries[0]!.state.dataUpdatedAt = Date.now() + 1000
+    hydrate(qc, payload)
+    expect(qc.getQueryData(['inbox'])).toMatchObject({ owner: 'A' })
+    await persister.persistQueryByKey(['inbox'], qc)
+    expect(await storedText(inner, prefix)).not.toContain('secret')
+  })
+
+  it("an updater after the sign-out that keeps A's data (setQueryData(old => ...)): persistManualUpdates does not write it", async () => {
+    const inner = createIdbStore({ dbName: dbName() })
+    const prefix = unique('q')
+    const persister = createStowageQueryPersister({ store: inner, prefix })
+    const qc = new QueryClient({ defaultOptions: { queries: { persister: persister.persisterFn, gcTime: Infinity } } })
+    persister.persistManualUpdates(qc)
+    await qc.fetchQuery({ queryKey: ['inbox'], queryFn: async () => ({ owner: 'A', mail: 'secret', read: false }) })
+    await sleep(50)
+    await persister.removeClient()
+    qc.setQueryData(['inbox'], (old: { owner: string; mail: string; read: boolean } | undefined) => old && { ...old, read: true })
+    await sleep(100)
+    expect(await storedText(inner, prefix)).not.toContain('secret')
+  })
 })

@@ -1,9 +1,9 @@
-import { StowageError, StowageErrorCode, createMemoryStore } from '@stowage/core'
+import { StowageError, StowageErrorCode, createCodec, createMemoryStore, type Store } from '@stowage/core'
 import { describe, expect, it } from 'vitest'
 import { persist } from 'zustand/middleware'
 import { createStore } from 'zustand/vanilla'
-import { createStowageStorage } from '../src/zustand/index.js'
-import { dbName } from './helpers.js'
+import { createStowageStorage, PERSIST_CODEC_OPTIONS } from '../src/zustand/index.js'
+import { dbName, withMethod } from './helpers.js'
 
 interface Cart {
   items: Map<string, number>
@@ -138,5 +138,62 @@ describe("zustand storage: another page's clearStorage (a sign-out)", () => {
     await sleep(50)
     expect(await page1.getItem('cart')).toMatchObject({ state: { owner: 'B' } })
     expect(await page2.getItem('settings')).toMatchObject({ state: { owner: 'A' } })
+  })
+})
+
+describe('zustand storage: a sign-out and what is under way or made later', () => {
+  interface Prefs {
+    owner: string
+    note: string
+  }
+  const prefsStore = (store: Store, db: string, skipHydration = false) =>
+    createStore<Prefs>()(persist(() => ({ owner: 'nobody', note: '' }), { name: 'prefs', storage: createStowageStorage({ store, dbName: db }), skipHydration }))
+
+  it("this page's clearStorage() while its own write is under way on a store that lands writes late: that write goes", async () => {
+    const inner = createMemoryStore()
+    const slowSets = withMethod(inner, 'set', async (k, v, o) => {
+      await sleep(30)
+      return inner.set(k, v, o)
+    })
+    const storage = createStowageStorage<{ owner: string }>({ store: slowSets, dbName: dbName() })
+    const writing = storage.setItem('prefs', { state: { owner: 'A' }, version: 0 })
+    await storage.removeItem('prefs')
+    await writing
+    expect(await inner.get('zustand:prefs')).toBeUndefined()
+  })
+
+  it("a page whose store has not used the name yet (skipHydration) when another page signs out: it is handed nothing and writes nothing", async () => {
+    const inner = createMemoryStore()
+    const db = dbName()
+    const page1 = prefsStore(inner, db)
+    await page1.persist.rehydrate()
+    const page2 = prefsStore(inner, db, true)
+    page1.setState({ owner: 'A', note: 'A-secret' })
+    await sleep(20)
+    await page1.persist.clearStorage()
+    page1.setState({ owner: 'B', note: 'B-secret' }) // the next user, in the page that signed out
+    await sleep(20)
+    await page2.persist.rehydrate() // page 2 still runs A's session
+    expect(page2.getState().note).toBe('')
+    page2.setState({ owner: 'A', note: 'A-secret-2' })
+    await sleep(20)
+    const reloaded = prefsStore(inner, db)
+    await reloaded.persist.rehydrate()
+    expect(reloaded.getState().owner).toBe('B')
+  })
+
+  it("a storage made after another page's removal, in a page loaded before it, finds the removal record and stops", async () => {
+    const inner = createMemoryStore()
+    const codec = createCodec(PERSIST_CODEC_OPTIONS)
+    await inner.set('zustand:prefs', codec.encode({ state: { owner: 'B' }, version: 0 }))
+    await inner.set('stowage-persist-zustand-removed:zustand:prefs', codec.encode({ id: 'another-page', at: Date.now() }))
+    const late = createStowageStorage<{ owner: string }>({ store: inner, dbName: dbName() })
+    expect(await late.getItem('prefs')).toBeNull()
+    await late.setItem('prefs', { state: { owner: 'A' }, version: 0 })
+    expect(codec.decode(await inner.get('zustand:prefs') as Uint8Array)).toMatchObject({ state: { owner: 'B' } })
+    // A record older than this page (a removal before it was loaded) stops nothing.
+    await inner.set('stowage-persist-zustand-removed:zustand:cart', codec.encode({ id: 'another-page', at: performance.timeOrigin - 1000 }))
+    await late.setItem('cart', { state: { owner: 'B' }, version: 0 })
+    expect(await late.getItem('cart')).toMatchObject({ state: { owner: 'B' } })
   })
 })

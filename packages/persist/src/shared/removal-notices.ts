@@ -37,6 +37,11 @@ function hearWeakly(channel: BroadcastChannel, listener: WeakRef<(notice: Remova
   }
 }
 
+/** Whether this runtime has pages of an origin that tell each other of removals (it has IndexedDB): not a server. */
+export function hasPages(): boolean {
+  return typeof indexedDB !== 'undefined'
+}
+
 /**
  * Listens for the removals other persisters tell under `name` (in other pages of the origin, and
  * in this one), from now on. `heard` is held weakly: the caller keeps the returned object for as
@@ -47,7 +52,7 @@ function hearWeakly(channel: BroadcastChannel, listener: WeakRef<(notice: Remova
  * @returns how to tell the others of this persister's removals (nothing where there are no tabs).
  */
 export function removalNotices(name: string, heard: (notice: RemovalNotice) => void): RemovalNotices {
-  if (typeof indexedDB === 'undefined' || typeof BroadcastChannel !== 'function') return SILENT
+  if (!hasPages() || typeof BroadcastChannel !== 'function') return SILENT
   let channel: BroadcastChannel
   try {
     channel = new BroadcastChannel(name)

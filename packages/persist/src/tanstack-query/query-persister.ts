@@ -10,6 +10,8 @@ import { DEFAULT_QUERY_PREFIX, querySerializer, queryStorage } from './query-sto
 
 /** How long this page remembers the keys it wrote, for a removal told late (ms). */
 const RECENT_MS = 10_000
+/** Within how long of its answer a fetch's success sets its `dataUpdatedAt` (it follows within microtasks; ms). */
+const SUCCESS_WITHIN_MS = 100
 /** How many query hashes the fetched-Query index holds before it drops those whose Queries are gone (at least). */
 const PRUNE_MIN = 256
 
@@ -48,7 +50,7 @@ export type StowageQueryPersister = ReturnType<typeof experimental_createQueryPe
    * latest state is encoded afterwards, in the background, in slices of `sliceMs`, and written in
    * batches.
    * @param queryClient - the client to watch.
-   * @param onError - receives a failed write (a {@link StowageError} from the store or the codec), and once a STORE_ERROR when another page's sign-out stopped this persister. Defaults to ignoring them, as TanStack ignores its own failed writes.
+   * @param onError - receives a failed write (a {@link StowageError} from the store or the codec), and once a STORE_ERROR when another page's sign-out stopped this persister. Defaults to ignoring failed writes, as TanStack ignores its own; the stop goes to `console.error` when no `persistManualUpdates` of the persister was given an `onError`.
    * @returns a function that stops watching (what was noted before it is still written, unless `removeClient` drops it).
    */
   persistManualUpdates(queryClient: QueryClient, onError?: (error: unknown) => void): () => void
@@ -104,26 +106,27 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
     new StowageError(StowageErrorCode.STORE_ERROR, `not persisted: another page removed the persisted queries under the prefix '${prefix}' (a sign-out); this page may hold the signed-out user's session and persists and restores nothing more until it is reloaded`)
   // Which removal each Query's data belongs to: the `removals` count at which the fetch that put it
   // began (its first attempt: TanStack calls the persister again for each retry; a page appended to
-  // an infinite query's pages belongs to the older of the two), with the `dataUpdateCount` of the
-  // state that answer made. Every write of the Query is judged by it, TanStack's (in a callback it
-  // schedules, which a background tab runs up to a second later) and the app's own (persistQuery,
-  // persistQueryByKey), whatever became of its state since. Data of no answer seen here (restored,
-  // set by the app, reverted to by a cancelled fetch) belongs to no removal known: once this page
-  // has seen a removal, it is not written. Held by Query, weakly; serialize is handed a state, so
-  // the Queries answered are found by hash.
+  // an infinite query's pages belongs to the older of the two), or, for a `setQueryData` that
+  // persistManualUpdates saw, that of the data it replaced (an updater may keep it); with the
+  // `dataUpdateCount` and the `dataUpdatedAt` range of the state it made (a fetch's success follows
+  // its answer within microtasks; `hydrate` may bring another state of the same count). Every write
+  // of the Query is judged by it, TanStack's (in a callback it schedules, which a background tab
+  // runs up to a second later) and the app's own (persistQuery, persistQueryByKey), whatever became
+  // of its state since. Data of no answer seen here (restored, hydrated, reverted to by a cancelled
+  // fetch) belongs to no removal known: once this page has seen a removal, it is not written. Held
+  // by Query, weakly; serialize is handed a state, so the Queries answered are found by hash.
   const fetchBegun = new WeakMap<Query, number>()
-  const answers = new WeakMap<Query, { readonly count: number; readonly begun: number }>()
+  const answers = new WeakMap<Query, { readonly count: number; readonly from: number; readonly to: number; readonly begun: number }>()
   const answered = new Map<string, Array<WeakRef<Query>>>()
   let pruneAt = PRUNE_MIN
-  // The removal the data of `query` at `count` belongs to; -1 for data of an earlier one.
-  const dataBegun = (query: Query, count: number) => {
+  // The removal the data of a state of `query` belongs to; -1 for data of an earlier one.
+  const dataBegun = (query: Query, state: Pick<QueryState, 'dataUpdateCount' | 'dataUpdatedAt'>) => {
     const answer = answers.get(query)
-    return answer?.count === count ? answer.begun : removals === 0 ? 0 : -1
+    if (answer?.count === state.dataUpdateCount && state.dataUpdatedAt >= answer.from && state.dataUpdatedAt <= answer.to) return answer.begun
+    return removals === 0 ? 0 : -1
   }
-  const noteAnswer = (query: Query, begun: number, appends: boolean) => {
-    // TanStack's success comes next and counts one more; an appended page keeps the older pages.
-    const count = query.state.dataUpdateCount
-    answers.set(query, { count: count + 1, begun: appends ? Math.min(begun, dataBegun(query, count)) : begun })
+  const note = (query: Query, answer: { count: number; from: number; to: number; begun: number }) => {
+    answers.set(query, answer)
     const live = (answered.get(query.queryHash) ?? []).filter((ref) => ref.deref() !== undefined && ref.deref() !== query)
     answered.set(query.queryHash, [...live, new WeakRef(query)])
     if (answered.size < pruneAt) return
@@ -134,14 +137,33 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
     }
     pruneAt = Math.max(PRUNE_MIN, answered.size * 2)
   }
+  // A fetch answered: TanStack's success comes next, counting one more.
+  const noteAnswer = (query: Query, begun: number, appends: boolean) => {
+    const now = Date.now()
+    note(query, { count: query.state.dataUpdateCount + 1, from: now, to: now + SUCCESS_WITHIN_MS, begun: appends ? Math.min(begun, dataBegun(query, query.state)) : begun })
+  }
+  // A setQueryData persistManualUpdates saw (its state already made): of the removal of the data
+  // it replaced, if any; of the current one otherwise.
+  const noteManual = (query: Query) => {
+    const { dataUpdateCount: count, dataUpdatedAt: at } = query.state
+    const answer = answers.get(query)
+    const replaced = count <= 1 ? removals : answer?.count === count - 1 ? answer.begun : removals === 0 ? 0 : -1
+    note(query, { count, from: at, to: at, begun: replaced })
+    return replaced
+  }
   // Whether a write of this state carries data of an earlier removal than the latest.
   const ofEarlierRemoval = (hash: string, state: QueryState) => {
     for (const ref of answered.get(hash) ?? []) {
       const query = ref.deref()
-      if (query?.state === state) return dataBegun(query, state.dataUpdateCount) !== removals
+      if (query?.state === state) return dataBegun(query, state) !== removals
     }
     return removals !== 0
   }
+  // When this page's latest removal began. A record of data older than it, read after it, is the
+  // signed-out user's, whoever wrote it (another page's write that landed after the delete, before
+  // that page heard of the removal and deleted it): never handed over, and removed.
+  let removedAt: number | undefined
+  const ofEarlierSession = (found: PersistedQuery) => removedAt !== undefined && found.state.dataUpdatedAt <= removedAt
   const late = new WeakSet<Uint8Array>()
   // This page's writes of the last RECENT_MS, by key, with when each landed (oldest first).
   const landed = new Map<string, number>()
@@ -166,6 +188,8 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
     if (stopped) return
     stopped = true
     const error = stopError()
+    // Not without a word: with no onError given, as the whole-client persister's default.
+    if (onErrors.size === 0) console.error(error)
     for (const onError of onErrors) onError(error)
   })
   // A read of this prefix's records that a removal overtook (or made during one, or after this
@@ -197,7 +221,12 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
       if (ofEarlierRemoval(persistedQuery.queryHash, persistedQuery.state)) late.add(bytes)
       return bytes
     },
-    deserialize,
+    deserialize: (bytes) => {
+      const found = deserialize(bytes)
+      // TanStack removes a record it cannot read.
+      if (ofEarlierSession(found)) throw new StowageError(StowageErrorCode.STORE_ERROR, 'a query of the user this page signed out')
+      return found
+    },
     maxAge,
     buster,
     prefix,
@@ -238,7 +267,7 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
         continue
       }
       const { dataUpdatedAt } = found.state
-      if (!dataUpdatedAt || Date.now() - dataUpdatedAt > maxAge || found.buster !== buster) stale.push(key)
+      if (!dataUpdatedAt || Date.now() - dataUpdatedAt > maxAge || found.buster !== buster || ofEarlierSession(found)) stale.push(key)
       else if (filters.queryKey === undefined) restored.push(found)
       else if (filters.exact ? found.queryHash === hashKey(filters.queryKey) : partialMatchKey(found.queryKey, filters.queryKey)) restored.push(found)
     }
@@ -251,6 +280,7 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
     restoreQueries,
     store: storage.store,
     async removeClient() {
+      removedAt = Date.now()
       removals++
       removing++
       notices.tell(String(removals))
@@ -266,7 +296,8 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
         queryClient,
         store: storage.store,
         // A change noted during a removal is the signed-out user's: not written.
-        accepts: (query) => removing === 0 && !stopped && query.options.persister === persisterFn && keeps(query),
+        // So is one that keeps data of the signed-out user (an updater merging what was there).
+        accepts: (query) => removing === 0 && !stopped && query.options.persister === persisterFn && keeps(query) && noteManual(query) === removals,
         keyOf: (query) => `${prefix}-${query.queryHash}`,
         // What TanStack's own persistQuery writes.
         encode: (query) => serialize({ state: query.state, queryKey: query.queryKey, queryHash: query.queryHash, buster }),

@@ -6,12 +6,32 @@
 // the restored state over the current one, actions included).
 import { checkOptionNames, type Codec, type CodecOptions, type Store } from '@stowage/core'
 import type { PersistStorage, StorageValue } from 'zustand/middleware'
-import { removalNotices, type RemovalNotices } from '../shared/removal-notices.js'
+import { hasPages, removalNotices } from '../shared/removal-notices.js'
 import { resolveCodec } from '../shared/resolve-codec.js'
 import { noticeName, resolveStore } from '../shared/resolve-store.js'
 
 /** How long a page remembers its last write of a name, for a removal told late (ms). */
 const RECENT_MS = 10_000
+/** How long a removal record stays: a page loaded before the removal that uses the name later finds it (ms). */
+const RECORD_TTL = 7 * 24 * 60 * 60 * 1000
+// The removals this page made, by the ids their records hold: they do not stop this page.
+const madeHere = new Set<string>()
+
+// The store key of the record a removal of `key` leaves (no `prefix + name` of the default prefix starts so).
+const recordKey = (key: string) => `stowage-persist-zustand-removed:${key}`
+
+// Stops a name whose removal record says another page removed it after this page was loaded.
+function stopIfRemovedSinceLoad(codec: Codec, bytes: Uint8Array | undefined, stop: () => void): void {
+  if (bytes === undefined) return
+  let record: { id?: unknown; at?: unknown }
+  try {
+    record = codec.decode(bytes) as { id?: unknown; at?: unknown }
+  } catch {
+    stop() // a damaged record: it may have been a removal's
+    return
+  }
+  if (typeof record?.at !== 'number' || (record.at > performance.timeOrigin && !madeHere.has(String(record.id)))) stop()
+}
 
 /** Default `prefix` of {@link createStowageStorage}. */
 export const DEFAULT_ZUSTAND_PREFIX = 'zustand:'
@@ -68,43 +88,56 @@ export function createStowageStorage<S>(options: StowageStorageOptions = {}): St
   const codec = resolveCodec(options.codec)
   const prefix = options.prefix ?? DEFAULT_ZUSTAND_PREFIX
   // A removal of a name (`persist.clearStorage()`: a sign-out) in another page, or by another
-  // storage of this page, is told at once (removal-notices.ts): this page may still hold the
-  // signed-out user's state, so it writes and reads nothing more under that name until it is
-  // reloaded. A write of this page may land after the other page's delete, before the notice is
-  // heard (a write of the last RECENT_MS), or while it is heard: it is deleted. Each name's
-  // channel opens on its first use.
+  // storage of this page, is told at once (removal-notices.ts; the notice's id is the name): this
+  // page may still hold the signed-out user's state, so it writes and reads nothing more under that
+  // name until it is reloaded. A storage made after the notice, in a page loaded before it, finds
+  // the removal record the removal leaves (RECORD_TTL) at its first use of the name. A write of
+  // this page may land after a removal's delete: one under way when a removal began here, one of
+  // the last RECENT_MS when another page's is told, one under way when it is told; each is deleted.
+  const pages = hasPages()
   const stopped = new Set<string>()
   const landed = new Map<string, number>()
-  const notices = new Map<string, RemovalNotices>()
-  const listen = (name: string) => {
-    let told = notices.get(name)
-    if (told === undefined) {
-      told = removalNotices(noticeName('stowage-persist-zustand', prefix + name, options), () => {
-        stopped.add(name)
-        if (performance.now() - (landed.get(name) ?? -Infinity) <= RECENT_MS) void store.delete(prefix + name).catch(() => {})
-      })
-      notices.set(name, told)
+  const removals = new Map<string, number>()
+  const removalsOf = (name: string) => removals.get(name) ?? 0
+  const notices = removalNotices(noticeName('stowage-persist-zustand', prefix, options), ({ id: name }) => {
+    stopped.add(name)
+    if (performance.now() - (landed.get(name) ?? -Infinity) <= RECENT_MS) void store.delete(prefix + name).catch(() => {})
+  })
+  const checked = new Map<string, Promise<void>>()
+  const checkRecord = (name: string) => {
+    let check = checked.get(name)
+    if (check === undefined) {
+      check = pages ? store.get(recordKey(prefix + name)).then((bytes) => stopIfRemovedSinceLoad(codec, bytes, () => stopped.add(name)), () => {}) : Promise.resolve()
+      checked.set(name, check)
     }
-    return told
+    return check
   }
   return {
     store,
     getItem: async (name) => {
-      listen(name)
+      const begun = removalsOf(name)
+      await checkRecord(name)
       if (stopped.has(name)) return null
       const bytes = await store.get(prefix + name)
-      return bytes === undefined || stopped.has(name) ? null : codec.decode<StorageValue<S>>(bytes)
+      return bytes === undefined || stopped.has(name) || removalsOf(name) !== begun ? null : codec.decode<StorageValue<S>>(bytes)
     },
     setItem: async (name, value) => {
-      listen(name)
-      if (stopped.has(name)) return
+      const begun = removalsOf(name)
+      await checkRecord(name)
+      if (stopped.has(name) || removalsOf(name) !== begun) return
       await store.set(prefix + name, codec.encode({ ...value, state: withoutActions(value.state) }))
       landed.set(name, performance.now())
-      if (stopped.has(name)) await store.delete(prefix + name)
+      if (stopped.has(name) || removalsOf(name) !== begun) await store.delete(prefix + name)
     },
     removeItem: async (name) => {
-      listen(name).tell(String(Date.now()))
+      removals.set(name, removalsOf(name) + 1)
+      notices.tell(name)
       await store.delete(prefix + name)
+      if (!pages) return
+      const id = `${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}`
+      madeHere.add(id)
+      await store.set(recordKey(prefix + name), codec.encode({ id, at: Date.now() }), { ttl: RECORD_TTL })
     },
   }
 }
+
