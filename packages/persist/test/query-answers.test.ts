@@ -355,4 +355,23 @@ describe("data of the signed-out user that comes back after the sign-out", () =>
     await sleep(100)
     expect(await storedText(inner, prefix)).not.toContain('secret')
   })
+
+  it("hydrate() of A's state at the count of B's answer, then an updater: persistManualUpdates does not write A's data", async () => {
+    const inner = createIdbStore({ dbName: dbName() })
+    const prefix = unique('q')
+    const persister = createStowageQueryPersister({ store: inner, prefix })
+    const qc = new QueryClient({ defaultOptions: { queries: { persister: persister.persisterFn, gcTime: Infinity } } })
+    persister.persistManualUpdates(qc)
+    await persister.removeClient() // A signed out
+    await qc.fetchQuery({ queryKey: ['inbox'], queryFn: async () => ({ owner: 'B', mail: 'b', read: false }) }) // B's answer: count 1
+    await sleep(50)
+    const server = new QueryClient()
+    await server.prefetchQuery({ queryKey: ['inbox'], queryFn: async () => ({ owner: 'A', mail: 'secret', read: false }) })
+    const payload = dehydrate(server)
+    payload.queries[0]!.state.dataUpdatedAt = Date.now() + 1000
+    hydrate(qc, payload) // A's state, count 1
+    qc.setQueryData(['inbox'], (old: { read: boolean } | undefined) => old && { ...old, read: true }) // count 2: "replaces" B's answer
+    await sleep(150)
+    expect(await storedText(inner, prefix)).not.toContain('secret')
+  })
 })

@@ -31,6 +31,7 @@ function cartStore(name: string, options: { version?: number; migrate?: (s: unkn
 
 const hydrated = (store: ReturnType<typeof cartStore>) => new Promise<void>((resolve) => (store.persist.hasHydrated() ? resolve() : store.persist.onFinishHydration(() => resolve())))
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const zcodec = createCodec(PERSIST_CODEC_OPTIONS)
 
 describe('zustand storage', () => {
   it('restores Map, Set, Date and BigInt state in a new store', async () => {
@@ -195,5 +196,37 @@ describe('zustand storage: a sign-out and what is under way or made later', () =
     await inner.set('stowage-persist-zustand-removed:zustand:cart', codec.encode({ id: 'another-page', at: performance.timeOrigin - 1000 }))
     await late.setItem('cart', { state: { owner: 'B' }, version: 0 })
     expect(await late.getItem('cart')).toMatchObject({ state: { owner: 'B' } })
+  })
+
+  it('a failed read of the removal record: that use reads and writes nothing, and the next use reads the record again', async () => {
+    const inner = createMemoryStore()
+    await inner.set('zustand:prefs', zcodec.encode({ state: { owner: 'B' }, version: 0 })) // B's state, after A's sign-out elsewhere
+    await inner.set('stowage-persist-zustand-removed:zustand:prefs', zcodec.encode({ id: 'another-page', at: Date.now() }))
+    let failOnce = true
+    const flaky = withMethod(inner, 'get', async (k) => {
+      if (failOnce && k.startsWith('stowage-persist-zustand-removed:')) {
+        failOnce = false
+        throw new Error('transient IndexedDB error')
+      }
+      return inner.get(k)
+    })
+    const late = createStowageStorage<{ owner: string }>({ store: flaky, dbName: dbName() }) // a page loaded before the removal
+    await Promise.resolve(late.getItem('prefs')).catch(() => null) // the first use: the record read fails
+    expect(await late.getItem('prefs')).toBeNull()
+    await late.setItem('prefs', { state: { owner: 'A' }, version: 0 })
+    expect(zcodec.decode(await inner.get('zustand:prefs') as Uint8Array)).toMatchObject({ state: { owner: 'B' } })
+  })
+
+  it("a page stopped by another page's sign-out that then clears its own storage (its own sign-out) writes on", async () => {
+    const inner = createMemoryStore()
+    const db = dbName()
+    const page1 = createStowageStorage<{ owner: string }>({ store: inner, dbName: db })
+    const page2 = createStowageStorage<{ owner: string }>({ store: inner, dbName: db })
+    await page2.getItem('prefs')
+    await page1.removeItem('prefs') // A signs out in page 1
+    await sleep(20) // page 2 stopped
+    await page2.removeItem('prefs') // page 2 runs its own sign-out (clears its in-memory state), B signs in there
+    await page2.setItem('prefs', { state: { owner: 'B' }, version: 0 })
+    expect(await inner.get('zustand:prefs')).toBeDefined()
   })
 })

@@ -3,7 +3,7 @@
 // the caller's task (5,000 `setQueryData` calls: one 2 s task), so the watcher only notes which
 // queries changed; their latest state is encoded later, in slices, and written in batches.
 import type { Store, StoreEntry } from '@stowage/core'
-import type { Query, QueryClient } from '@tanstack/query-core'
+import type { Query, QueryClient, QueryState } from '@tanstack/query-core'
 import { deleteMany, setMany } from '../shared/batch.js'
 import { yieldToMain } from '../shared/yield-to-main.js'
 
@@ -11,8 +11,8 @@ import { yieldToMain } from '../shared/yield-to-main.js'
 export interface ManualUpdates {
   readonly queryClient: QueryClient
   readonly store: Store
-  /** Whether the persister keeps `query` (its `persister` option and the filters). */
-  accepts(query: Query): boolean
+  /** Whether the persister keeps `query` after this `setQueryData` (`before`: its state before it, when the watcher saw it). */
+  accepts(query: Query, before: QueryState | undefined): boolean
   /** The store key of a query. */
   keyOf(query: Query): string
   /** The query as stored bytes. */
@@ -90,9 +90,14 @@ export function watchManualUpdates(updates: ManualUpdates): ManualUpdatesWatcher
       })
   }
 
+  // Each query's last state the watcher saw: what a setQueryData replaced.
+  const seen = new WeakMap<Query, QueryState>()
   const stop = updates.queryClient.getQueryCache().subscribe((event) => {
+    if (event.type !== 'updated' && event.type !== 'added') return
+    const before = seen.get(event.query)
+    seen.set(event.query, event.query.state)
     if (event.type !== 'updated' || event.action.type !== 'success' || !event.action.manual) return
-    if (!updates.accepts(event.query)) return
+    if (!updates.accepts(event.query, before)) return
     pending.set(event.query.queryHash, event.query)
     if (draining === undefined) schedule()
   })

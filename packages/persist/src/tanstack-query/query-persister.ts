@@ -144,10 +144,13 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   }
   // A setQueryData persistManualUpdates saw (its state already made): of the removal of the data
   // it replaced, if any; of the current one otherwise.
-  const noteManual = (query: Query) => {
+  const noteManual = (query: Query, before: QueryState | undefined) => {
     const { dataUpdateCount: count, dataUpdatedAt: at } = query.state
     const answer = answers.get(query)
-    const replaced = count <= 1 ? removals : answer?.count === count - 1 ? answer.begun : removals === 0 ? 0 : -1
+    let replaced: number
+    if (count <= 1) replaced = removals
+    else if (before !== undefined) replaced = dataBegun(query, before)
+    else replaced = answer?.count === count - 1 ? answer.begun : removals === 0 ? 0 : -1
     note(query, { count, from: at, to: at, begun: replaced })
     return replaced
   }
@@ -297,7 +300,7 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
         store: storage.store,
         // A change noted during a removal is the signed-out user's: not written.
         // So is one that keeps data of the signed-out user (an updater merging what was there).
-        accepts: (query) => removing === 0 && !stopped && query.options.persister === persisterFn && keeps(query) && noteManual(query) === removals,
+        accepts: (query, before) => removing === 0 && !stopped && query.options.persister === persisterFn && keeps(query) && noteManual(query, before) === removals,
         keyOf: (query) => `${prefix}-${query.queryHash}`,
         // What TanStack's own persistQuery writes.
         encode: (query) => serialize({ state: query.state, queryKey: query.queryKey, queryHash: query.queryHash, buster }),

@@ -103,11 +103,18 @@ export function createStowageStorage<S>(options: StowageStorageOptions = {}): St
     stopped.add(name)
     if (performance.now() - (landed.get(name) ?? -Infinity) <= RECENT_MS) void store.delete(prefix + name).catch(() => {})
   })
-  const checked = new Map<string, Promise<void>>()
+  // Whether the name's record could be read (once read, it is not read again; a failed read is
+  // tried again at the next use, and that use reads and writes nothing).
+  const checked = new Map<string, Promise<boolean>>()
   const checkRecord = (name: string) => {
     let check = checked.get(name)
     if (check === undefined) {
-      check = pages ? store.get(recordKey(prefix + name)).then((bytes) => stopIfRemovedSinceLoad(codec, bytes, () => stopped.add(name)), () => {}) : Promise.resolve()
+      check = !pages
+        ? Promise.resolve(true)
+        : store.get(recordKey(prefix + name)).then(
+            (bytes) => (stopIfRemovedSinceLoad(codec, bytes, () => stopped.add(name)), true),
+            () => (checked.delete(name), false),
+          )
       checked.set(name, check)
     }
     return check
@@ -116,20 +123,21 @@ export function createStowageStorage<S>(options: StowageStorageOptions = {}): St
     store,
     getItem: async (name) => {
       const begun = removalsOf(name)
-      await checkRecord(name)
-      if (stopped.has(name)) return null
+      if (!(await checkRecord(name)) || stopped.has(name)) return null
       const bytes = await store.get(prefix + name)
       return bytes === undefined || stopped.has(name) || removalsOf(name) !== begun ? null : codec.decode<StorageValue<S>>(bytes)
     },
     setItem: async (name, value) => {
       const begun = removalsOf(name)
-      await checkRecord(name)
-      if (stopped.has(name) || removalsOf(name) !== begun) return
+      if (!(await checkRecord(name)) || stopped.has(name) || removalsOf(name) !== begun) return
       await store.set(prefix + name, codec.encode({ ...value, state: withoutActions(value.state) }))
       landed.set(name, performance.now())
       if (stopped.has(name) || removalsOf(name) !== begun) await store.delete(prefix + name)
     },
     removeItem: async (name) => {
+      // This page's own removal: what it writes from now on is the next user's, also after another
+      // page's removal stopped it (as the whole-client persister).
+      stopped.delete(name)
       removals.set(name, removalsOf(name) + 1)
       notices.tell(name)
       await store.delete(prefix + name)
