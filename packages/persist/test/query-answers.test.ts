@@ -335,7 +335,7 @@ describe("data of the signed-out user that comes back after the sign-out", () =>
     const server = new QueryClient()
     await server.prefetchQuery({ queryKey: ['inbox'], queryFn: async () => ({ owner: 'A', mail: 'secret' }) })
     const payload = dehydrate(server)
-    payload.queries[0]!.state.dataUpdatedAt = Date.now() + 1000
+    payload.queries[0]!.state.dataUpdatedAt = Date.now() + 10_000 // a server clock ahead
     hydrate(qc, payload)
     expect(qc.getQueryData(['inbox'])).toMatchObject({ owner: 'A' })
     await persister.persistQueryByKey(['inbox'], qc)
@@ -368,7 +368,7 @@ describe("data of the signed-out user that comes back after the sign-out", () =>
     const server = new QueryClient()
     await server.prefetchQuery({ queryKey: ['inbox'], queryFn: async () => ({ owner: 'A', mail: 'secret', read: false }) })
     const payload = dehydrate(server)
-    payload.queries[0]!.state.dataUpdatedAt = Date.now() + 1000
+    payload.queries[0]!.state.dataUpdatedAt = Date.now() + 10_000 // a server clock ahead
     hydrate(qc, payload) // A's state, count 1
     qc.setQueryData(['inbox'], (old: { read: boolean } | undefined) => old && { ...old, read: true }) // count 2: "replaces" B's answer
     await sleep(150)

@@ -10,8 +10,13 @@ import { DEFAULT_QUERY_PREFIX, querySerializer, queryStorage } from './query-sto
 
 /** How long this page remembers the keys it wrote, for a removal told late (ms). */
 const RECENT_MS = 10_000
-/** Within how long of its answer a fetch's success sets its `dataUpdatedAt` (it follows within microtasks; ms). */
-const SUCCESS_WITHIN_MS = 100
+/**
+ * Within how long of its answer a fetch's success sets its `dataUpdatedAt` (ms): it follows within
+ * microtasks, after TanStack's structural sharing of the new data with the old, which a large list
+ * on a slow device can make long. A state of the same count set otherwise in that time (`hydrate`)
+ * is taken for the answer's.
+ */
+const SUCCESS_WITHIN_MS = 2_000
 /** How many query hashes the fetched-Query index holds before it drops those whose Queries are gone (at least). */
 const PRUNE_MIN = 256
 
@@ -183,6 +188,9 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   // delete, so what this page wrote lately goes too (what landed before that delete, it deleted
   // anyway).
   const notices = removalNotices(noticeName('stowage-persist-queries', prefix, options), () => {
+    // Heard while this page's own removal runs (persisters of one page signing out together): that
+    // removal covers it, and what this page persists after it is the next user's.
+    if (removing > 0) return
     removals++
     for (const watcher of watchers) void watcher.discard()
     const lately = [...landed.keys()]
@@ -245,12 +253,19 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
     const written = keeps(query)
     // A page appended to an infinite query's pages (fetchNextPage, fetchPreviousPage).
     const appends = (query.state.fetchMeta as { fetchMore?: unknown } | null)?.fetchMore !== undefined
+    let fetched = false
     const watched = async (context: typeof ctx) => {
       const data = await queryFn(context)
+      fetched = true
       if (written) noteAnswer(query, begun, appends)
       return data
     }
-    return persister.persisterFn(watched, ctx, query)
+    // Restored from this prefix's record instead (TanStack's own restore): a record read with no
+    // removal meanwhile, of data newer than this page's last removal, is of the current one.
+    return persister.persisterFn(watched, ctx, query).then((data) => {
+      if (!fetched && written && begun === removals && !stopped) noteAnswer(query, begun, false)
+      return data
+    })
   }
   // TanStack's restoreQueries sets each query as it goes, awaiting the removal of stale ones between
   // them: a removal begun meanwhile (here or told) would see the rest set after it. Here every query
@@ -284,6 +299,9 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
     store: storage.store,
     async removeClient() {
       removedAt = Date.now()
+      // This page's own removal: what it persists from now on is the next user's, also after
+      // another page's removal had stopped it (as the whole-client persister).
+      stopped = false
       removals++
       removing++
       notices.tell(String(removals))
