@@ -75,3 +75,64 @@ describe('Cache: first writes of a new tag, concurrently (memory store, no ensur
     expect(got).toStrictEqual(Array.from({ length: 20 }, (_, i) => i))
   })
 })
+
+const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
+// A store of the app's own over a memory store (a breaker wraps it in each cache), with a hook before each set.
+const ownStore = (inner = createMemoryStore(), hooks: { set?: (k: string) => Promise<void> | void } = {}): Store => ({
+  name: 'own',
+  get: (k) => inner.get(k),
+  set: async (k, v, o) => {
+    await hooks.set?.(k)
+    return inner.set(k, v, o)
+  },
+  delete: (k) => inner.delete(k),
+  getMany: (keys) => inner.getMany!(keys),
+  deleteMany: (keys) => inner.deleteMany!(keys),
+})
+
+describe('Cache: a new tag, several caches and a deletion', () => {
+  it('two caches of one process over one store of the app\'s own (its calls take 0-4 ms): concurrent first writes all read back', async () => {
+    const store = ownStore(createMemoryStore(), { set: () => pause(Math.random() * 4) })
+    const a = createCache({ store, namespace: 'n', local: false })
+    const b = createCache({ store, namespace: 'n', local: false })
+    await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).set(`p${i}`, i, { tags: ['products'] })))
+    const got = await Promise.all(Array.from({ length: 20 }, (_, i) => a.get(`p${i}`)))
+    expect(got).toStrictEqual(Array.from({ length: 20 }, (_, i) => i))
+  })
+
+  it('a creation whose write fails: the next write creates the tag again and reads back', async () => {
+    let fail = 1
+    const store = ownStore(createMemoryStore(), {
+      set: (k) => {
+        if (k.includes('#tag:') && fail-- > 0) throw new Error('blip')
+      },
+    })
+    const a = createCache({ store, namespace: 'n', local: { ttl: 60_000 }, breaker: false })
+    const first = await Promise.allSettled([a.set('x', 1, { tags: ['t'] }), a.set('y', 2, { tags: ['t'] })])
+    expect(first.map((r) => r.status)).toStrictEqual(['rejected', 'rejected'])
+    await a.set('x', 1, { tags: ['t'] })
+    expect(await a.get('x')).toBe(1)
+  })
+
+  it('a deleteByTag while the tag\'s first generation is being written waits for it: a write after the deletion reads back', async () => {
+    let release!: () => void
+    let held = false
+    const store = ownStore(createMemoryStore(), {
+      set: (k) => {
+        if (k.includes('#tag:') && !held) {
+          held = true
+          return new Promise<void>((r) => (release = r))
+        }
+      },
+    })
+    const cache = createCache({ store, namespace: 'n', local: false, breaker: false })
+    const first = cache.set('a', 1, { tags: ['t'] })
+    while (!held) await pause(1)
+    const deleting = cache.deleteByTag('t')
+    release()
+    await Promise.all([first, deleting])
+    await cache.set('w', 2, { tags: ['t'] })
+    expect(await cache.get('w')).toBe(2)
+    expect(await cache.get('a')).toBeUndefined() // written before the deletion
+  })
+})

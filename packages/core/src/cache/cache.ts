@@ -125,7 +125,7 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     const reading = this.shared.tags.reading(keys)
     let generations: Array<number | undefined>
     try {
-      generations = await renewGenerations(this.shared.store, this.shared.messages, keys)
+      generations = await renewGenerations(this.shared.store, this.shared.messages, keys, this.shared.given)
     } catch (e) {
       this.shared.tags.read(reading)
       this.observer.writeFailed('deleteByTag', undefined, e, false)

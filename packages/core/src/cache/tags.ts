@@ -76,7 +76,7 @@ export async function readGenerations(store: Store, codec: Codec, keys: readonly
  * keep tag keys without TTL.
  * @throws what the store throws.
  */
-export async function ensureGenerations(store: Store, codec: Codec, keys: readonly string[], ttls: ReadonlyArray<number | undefined>): Promise<number[]> {
+export async function ensureGenerations(store: Store, codec: Codec, keys: readonly string[], ttls: ReadonlyArray<number | undefined>, owner: object = store): Promise<number[]> {
   if (store.ensureMany) {
     const made = keys.map(() => newGeneration())
     const entries = keys.map((key, i) => ({ key, value: codec.encode(made[i]), ttl: ttls[i] }))
@@ -86,20 +86,22 @@ export async function ensureGenerations(store: Store, codec: Codec, keys: readon
     return generations.map((generation, i) => generation ?? (made[i] as number))
   }
   const generations = await readGenerations(store, codec, keys)
-  return Promise.all(generations.map((generation, i) => generation ?? createGeneration(store, codec, keys[i] as string)))
+  return Promise.all(generations.map((generation, i) => generation ?? createGeneration(store, codec, keys[i] as string, owner)))
 }
 
-// Tags being given a first generation, by store and key: without an atomic ensure, writers of one
-// process that found none at once would each write a generation of their own, the last one would
-// win, and the entries stamped with the others would read as deleted (19 of 20 concurrent first
-// writes of a tag, measured). They wait for one creation instead, which reads again first (one
-// that ended since may have made it) and reads back what it wrote. Writers of other processes or
-// tabs sharing such a store may still race (the store cannot tell): their entries read as misses.
-const creating = new WeakMap<Store, Map<string, Promise<number>>>()
+// Tags being given a first generation, by the store the caches were given (`owner`: each cache
+// wraps it in a breaker of its own) and key: without an atomic ensure, writers of one process that
+// found none at once would each write a generation of their own, the last one would win, and the
+// entries stamped with the others would read as deleted (19 of 20 concurrent first writes of a
+// tag, measured). They wait for one creation instead, which reads again first (one that ended
+// since may have made it) and reads back what it wrote; a deletion of the tag waits for it too.
+// Writers of other processes or tabs sharing such a store may still race (the store cannot tell):
+// their entries read as misses.
+const creating = new WeakMap<object, Map<string, Promise<number>>>()
 
-function createGeneration(store: Store, codec: Codec, key: string): Promise<number> {
-  let pending = creating.get(store)
-  if (pending === undefined) creating.set(store, (pending = new Map()))
+function createGeneration(store: Store, codec: Codec, key: string, owner: object): Promise<number> {
+  let pending = creating.get(owner)
+  if (pending === undefined) creating.set(owner, (pending = new Map()))
   let created = pending.get(key)
   if (created === undefined) {
     const made = newGeneration()
@@ -124,7 +126,10 @@ function createGeneration(store: Store, codec: Codec, key: string): Promise<numb
  * @returns what the book learns: each key's new generation, undefined where it was deleted.
  * @throws what the store throws.
  */
-export async function renewGenerations(store: Store, codec: Codec, keys: readonly string[]): Promise<Array<number | undefined>> {
+export async function renewGenerations(store: Store, codec: Codec, keys: readonly string[], owner: object = store): Promise<Array<number | undefined>> {
+  // A first generation being written now must not land over the new one.
+  const pending = creating.get(owner)
+  if (pending !== undefined) await Promise.all(keys.map((key) => pending.get(key)?.catch(() => {})))
   if (store.ensureMany) {
     await (store.deleteMany ? store.deleteMany(keys) : Promise.all(keys.map((key) => store.delete(key))))
     return keys.map(() => undefined)
@@ -147,6 +152,7 @@ export async function stampTags(
   prefix: string,
   tagsOf: ReadonlyArray<readonly string[] | undefined>,
   ttlsOf: ReadonlyArray<number | undefined>,
+  owner: object = store,
 ): Promise<Array<ReadonlyMap<string, number> | undefined>> {
   const all = [...new Set(tagsOf.flatMap((tags) => tags ?? []))]
   if (all.length === 0) return tagsOf.map(() => undefined)
@@ -158,7 +164,7 @@ export async function stampTags(
   const reading = book.reading(keys)
   let generations: number[]
   try {
-    generations = await ensureGenerations(store, codec, keys, ttls)
+    generations = await ensureGenerations(store, codec, keys, ttls, owner)
   } catch (e) {
     book.read(reading)
     throw e

@@ -41,7 +41,7 @@ export class Writes {
    * @throws what the store throws.
    */
   stampsFor(tagsOf: ReadonlyArray<readonly string[] | undefined>, ttlsOf: ReadonlyArray<number | undefined>): Promise<Array<ReadonlyMap<string, number> | undefined>> {
-    return stampTags(this.shared.store, this.shared.messages, this.shared.tags, this.prefix, tagsOf, ttlsOf)
+    return stampTags(this.shared.store, this.shared.messages, this.shared.tags, this.prefix, tagsOf, ttlsOf, this.shared.given)
   }
 
   /**
