@@ -28,7 +28,7 @@ export interface SignOutOptions {
 /**
  * Wipes what this browser profile keeps for a user: `cache.clear()` of their scope (or of the whole
  * cache without one; and then fetchCached's validator hints for it), which empties the store and
- * every tab's in-process tier, then every piece of `persisted` state. Every step is tried even when one fails.
+ * every tab's in-process tier, then every piece of `persisted` state, all at once. Every step is tried even when one fails.
  * @throws {StowageError} INVALID_ARGUMENT for a bad scope; STORE_ERROR when a step failed (the
  *   first failure is the cause), after trying them all.
  */
@@ -55,7 +55,6 @@ export async function signOut(options: SignOutOptions): Promise<void> {
   // scoped (scopedCache): what is known of the wiped namespace goes, whichever it is.
   const hints = hintStorage(options.validatorHints)
   if (hints !== undefined) steps.push(() => new ValidatorHints(hints).forgetNamespace(cache.namespace))
-  for (const state of options.persisted ?? []) steps.push(typeof state === 'function' ? state : () => state.removeClient())
   const failures: unknown[] = []
   for (const step of steps) {
     try {
@@ -64,5 +63,12 @@ export async function signOut(options: SignOutOptions): Promise<void> {
       failures.push(e)
     }
   }
-  if (failures.length > 0) throw new StowageError(StowageErrorCode.STORE_ERROR, `signing out: ${failures.length} of ${steps.length} steps failed`, { cause: failures[0] })
+  // The persisted state, all at once: persisters of one page tell each other of their removals, and
+  // one told while its own removal runs takes it as that removal (told after it, it would stop
+  // persisting until the page is reloaded, as for another tab's sign-out).
+  const persisted = options.persisted ?? []
+  const removed = await Promise.allSettled(persisted.map(async (state) => (typeof state === 'function' ? state() : state.removeClient())))
+  for (const outcome of removed) if (outcome.status === 'rejected') failures.push(outcome.reason)
+  const total = steps.length + persisted.length
+  if (failures.length > 0) throw new StowageError(StowageErrorCode.STORE_ERROR, `signing out: ${failures.length} of ${total} steps failed`, { cause: failures[0] })
 }

@@ -25,6 +25,18 @@ describe('signOut', () => {
     await Promise.all([one.close(), two.close()])
   })
 
+  it('removes the persisted state all at once (persisters of one page take each other\'s notices during their own removal), after the cache', async () => {
+    const cache = createCache()
+    const events: string[] = []
+    const persisted = ['a', 'b'].map((name) => async () => {
+      events.push(`${name} begins`)
+      await new Promise((r) => setTimeout(r, 20))
+      events.push(`${name} ends`)
+    })
+    await signOut({ cache, persisted })
+    expect(events).toStrictEqual(['a begins', 'b begins', 'a ends', 'b ends'])
+  })
+
   it('tries every step and then reports the first failure as STORE_ERROR', async () => {
     const cache = createCache({ namespace: 'app' })
     await cache.set('k', 1)

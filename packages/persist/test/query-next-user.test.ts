@@ -64,27 +64,6 @@ describe('after a sign-out in this page, the next user', () => {
     expect(await keysOf(p1.store, 'tanstack-query-')).toStrictEqual(['tanstack-query-["a"]', 'tanstack-query-["b"]', 'tanstack-query-["b2"]'])
   })
 
-  it("the next user's data restored by the persisterFn (written after the sign-out), then an optimistic setQueryData updater: persisted", async () => {
-    const name = dbName()
-    const p = createStowageQueryPersister({ dbName: name })
-    const qc = new QueryClient({ defaultOptions: { queries: { persister: p.persisterFn, staleTime: Infinity, gcTime: 50 } } })
-    p.persistManualUpdates(qc)
-    await qc.fetchQuery({ queryKey: ['cart'], queryFn: async () => ['user 1 item'] })
-    await sleep(30)
-    qc.clear()
-    await p.removeClient()
-    await sleep(5)
-    // User 2 fetches the cart; it is written; the query is garbage-collected (unmounted for gcTime).
-    await qc.fetchQuery({ queryKey: ['cart'], queryFn: async () => ['user 2 item'] })
-    await sleep(150)
-    expect(qc.getQueryCache().find({ queryKey: ['cart'] })).toBeUndefined()
-    expect(await stored(p, ['cart'])).toStrictEqual(['user 2 item'])
-    // Remounted: restored from the store by the persisterFn (user 2's own record), then an optimistic update.
-    expect(await qc.fetchQuery({ queryKey: ['cart'], queryFn: async () => ['never runs'] })).toStrictEqual(['user 2 item'])
-    qc.setQueryData<string[]>(['cart'], (old) => [...(old ?? []), 'user 2 adds'])
-    await sleep(50)
-    expect(await stored(p, ['cart'])).toStrictEqual(['user 2 item', 'user 2 adds'])
-  })
 
   it("a refetch whose success comes 150 ms after its answer (structural sharing of a large answer): written", async () => {
     const name = dbName()

@@ -1,5 +1,5 @@
 import { checkOptionNames, StowageError, StowageErrorCode, type Codec, type CodecOptions, type Store } from '@stowage/core'
-import { hashKey, matchQuery, partialMatchKey, type Query, type QueryClient, type QueryFilters, type QueryState } from '@tanstack/query-core'
+import { hashKey, matchQuery, partialMatchKey, type Query, type QueryCache, type QueryClient, type QueryFilters, type QueryState } from '@tanstack/query-core'
 import { experimental_createQueryPersister, type PersistedQuery } from '@tanstack/query-persist-client-core'
 import { deleteMany } from '../shared/batch.js'
 import { removalNotices } from '../shared/removal-notices.js'
@@ -10,15 +10,30 @@ import { DEFAULT_QUERY_PREFIX, querySerializer, queryStorage } from './query-sto
 
 /** How long this page remembers the keys it wrote, for a removal told late (ms). */
 const RECENT_MS = 10_000
-/**
- * Within how long of its answer a fetch's success sets its `dataUpdatedAt` (ms): it follows within
- * microtasks, after TanStack's structural sharing of the new data with the old, which a large list
- * on a slow device can make long. A state of the same count set otherwise in that time (`hydrate`)
- * is taken for the answer's.
- */
-const SUCCESS_WITHIN_MS = 2_000
+/** How long after its own removal ended a persister takes another's notice for the same sign-out (ms). */
+const OWN_REMOVAL_COVERS_MS = 1_000
 /** How many query hashes the fetched-Query index holds before it drops those whose Queries are gone (at least). */
 const PRUNE_MIN = 256
+
+// The query caches whose fetch successes a persister's `succeeded` hears, by that function: each
+// cache once. The subscription holds it weakly, made in a scope of its own (a closure made beside
+// a strong reference would keep it), and ends at the first event after the persister is gone.
+const watching = new WeakMap<QueryCache, WeakSet<(query: Query) => void>>()
+
+function watchSuccesses(cache: QueryCache, succeeded: (query: Query) => void): void {
+  const watched = watching.get(cache) ?? new WeakSet()
+  if (watched.has(succeeded)) return
+  watching.set(cache, watched.add(succeeded))
+  hearSuccessesWeakly(cache, new WeakRef(succeeded))
+}
+
+function hearSuccessesWeakly(cache: QueryCache, succeeded: WeakRef<(query: Query) => void>): void {
+  const stop = cache.subscribe((event) => {
+    const heard = succeeded.deref()
+    if (heard === undefined) return stop()
+    if (event.type === 'updated' && event.action.type === 'success' && !event.action.manual) heard(event.query)
+  })
+}
 
 /** TanStack's default `maxAge` of persisted queries: 24 hours. */
 export const DEFAULT_MAX_AGE = 24 * 60 * 60 * 1000
@@ -102,6 +117,7 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   // signed-out user's, however late it comes or is written).
   let removals = 0
   let removing = 0
+  let ownRemovalEnded = -Infinity
   // Another page told of its sign-out (or another persister of this page): this page may still
   // hold that user's session, so it writes and restores nothing more until it is reloaded, as the
   // whole-client persister does.
@@ -113,24 +129,26 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   // began (its first attempt: TanStack calls the persister again for each retry; a page appended to
   // an infinite query's pages belongs to the older of the two), or, for a `setQueryData` that
   // persistManualUpdates saw, that of the data it replaced (an updater may keep it); with the
-  // `dataUpdateCount` and the `dataUpdatedAt` range of the state it made (a fetch's success follows
-  // its answer within microtasks; `hydrate` may bring another state of the same count). Every write
+  // `dataUpdateCount` and `dataUpdatedAt` of the state it made (a fetch's, seen as TanStack
+  // dispatches it; `hydrate` may bring another state of the same count). Every write
   // of the Query is judged by it, TanStack's (in a callback it schedules, which a background tab
   // runs up to a second later) and the app's own (persistQuery, persistQueryByKey), whatever became
   // of its state since. Data of no answer seen here (restored, hydrated, reverted to by a cancelled
   // fetch) belongs to no removal known: once this page has seen a removal, it is not written. Held
   // by Query, weakly; serialize is handed a state, so the Queries answered are found by hash.
   const fetchBegun = new WeakMap<Query, number>()
-  const answers = new WeakMap<Query, { readonly count: number; readonly from: number; readonly to: number; readonly begun: number }>()
+  const answers = new WeakMap<Query, { readonly count: number; readonly at: number; readonly begun: number }>()
+  // Fetches answered whose success TanStack has yet to dispatch, with the removal their data belongs to.
+  const answering = new WeakMap<Query, number>()
   const answered = new Map<string, Array<WeakRef<Query>>>()
   let pruneAt = PRUNE_MIN
   // The removal the data of a state of `query` belongs to; -1 for data of an earlier one.
   const dataBegun = (query: Query, state: Pick<QueryState, 'dataUpdateCount' | 'dataUpdatedAt'>) => {
     const answer = answers.get(query)
-    if (answer?.count === state.dataUpdateCount && state.dataUpdatedAt >= answer.from && state.dataUpdatedAt <= answer.to) return answer.begun
+    if (answer?.count === state.dataUpdateCount && answer.at === state.dataUpdatedAt) return answer.begun
     return removals === 0 ? 0 : -1
   }
-  const note = (query: Query, answer: { count: number; from: number; to: number; begun: number }) => {
+  const note = (query: Query, answer: { count: number; at: number; begun: number }) => {
     answers.set(query, answer)
     const live = (answered.get(query.queryHash) ?? []).filter((ref) => ref.deref() !== undefined && ref.deref() !== query)
     answered.set(query.queryHash, [...live, new WeakRef(query)])
@@ -142,10 +160,17 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
     }
     pruneAt = Math.max(PRUNE_MIN, answered.size * 2)
   }
-  // A fetch answered: TanStack's success comes next, counting one more.
+  // A fetch answered: its success comes next (seen by `succeeded`, through the cache).
   const noteAnswer = (query: Query, begun: number, appends: boolean) => {
-    const now = Date.now()
-    note(query, { count: query.state.dataUpdateCount + 1, from: now, to: now + SUCCESS_WITHIN_MS, begun: appends ? Math.min(begun, dataBegun(query, query.state)) : begun })
+    answering.set(query, appends ? Math.min(begun, dataBegun(query, query.state)) : begun)
+  }
+  // TanStack dispatched a fetch's success (not a restore's: no answer waits): the state it made is
+  // that answer's, exactly (a `hydrate` of the same count later is not).
+  const succeeded = (query: Query) => {
+    const begun = answering.get(query)
+    if (begun === undefined) return
+    answering.delete(query)
+    note(query, { count: query.state.dataUpdateCount, at: query.state.dataUpdatedAt, begun })
   }
   // A setQueryData persistManualUpdates saw (its state already made): of the removal of the data
   // it replaced, if any; of the current one otherwise.
@@ -156,7 +181,7 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
     if (count <= 1) replaced = removals
     else if (before !== undefined) replaced = dataBegun(query, before)
     else replaced = answer?.count === count - 1 ? answer.begun : removals === 0 ? 0 : -1
-    note(query, { count, from: at, to: at, begun: replaced })
+    note(query, { count, at, begun: replaced })
     return replaced
   }
   // Whether a write of this state carries data of an earlier removal than the latest.
@@ -188,9 +213,10 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   // delete, so what this page wrote lately goes too (what landed before that delete, it deleted
   // anyway).
   const notices = removalNotices(noticeName('stowage-persist-queries', prefix, options), () => {
-    // Heard while this page's own removal runs (persisters of one page signing out together): that
-    // removal covers it, and what this page persists after it is the next user's.
-    if (removing > 0) return
+    // Heard while this persister's own removal runs, or just after it (persisters of one page
+    // signing out together, as signOut removes them; tabs signing out at a session's expiry): that
+    // removal covers it, and this page persists the next user's.
+    if (removing > 0 || performance.now() - ownRemovalEnded < OWN_REMOVAL_COVERS_MS) return
     removals++
     for (const watcher of watchers) void watcher.discard()
     const lately = [...landed.keys()]
@@ -253,19 +279,13 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
     const written = keeps(query)
     // A page appended to an infinite query's pages (fetchNextPage, fetchPreviousPage).
     const appends = (query.state.fetchMeta as { fetchMore?: unknown } | null)?.fetchMore !== undefined
-    let fetched = false
+    if (written) watchSuccesses(ctx.client.getQueryCache(), succeeded)
     const watched = async (context: typeof ctx) => {
       const data = await queryFn(context)
-      fetched = true
       if (written) noteAnswer(query, begun, appends)
       return data
     }
-    // Restored from this prefix's record instead (TanStack's own restore): a record read with no
-    // removal meanwhile, of data newer than this page's last removal, is of the current one.
-    return persister.persisterFn(watched, ctx, query).then((data) => {
-      if (!fetched && written && begun === removals && !stopped) noteAnswer(query, begun, false)
-      return data
-    })
+    return persister.persisterFn(watched, ctx, query)
   }
   // TanStack's restoreQueries sets each query as it goes, awaiting the removal of stale ones between
   // them: a removal begun meanwhile (here or told) would see the rest set after it. Here every query
@@ -310,6 +330,7 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
         await storage.removeAll()
       } finally {
         removing--
+        ownRemovalEnded = performance.now()
       }
     },
     persistManualUpdates(queryClient, onError) {
