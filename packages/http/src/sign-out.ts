@@ -66,7 +66,7 @@ export async function signOut(options: SignOutOptions): Promise<void> {
   // The persisted state, all at once: persisters of one page tell each other of their removals, and
   // one told while its own removal runs takes it as that removal (told after it, it would stop
   // persisting until the page is reloaded, as for another tab's sign-out).
-  const persisted = options.persisted ?? []
+  const persisted = [...(options.persisted ?? [])]
   const removed = await Promise.allSettled(persisted.map(async (state) => (typeof state === 'function' ? state() : state.removeClient())))
   for (const outcome of removed) if (outcome.status === 'rejected') failures.push(outcome.reason)
   const total = steps.length + persisted.length

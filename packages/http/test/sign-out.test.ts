@@ -62,3 +62,10 @@ describe('signOut', () => {
     expect(await scopedCache(cache, 'a').getBytes('https://app.example/api/me')).toBeUndefined()
   })
 })
+
+it('persisted given as another iterable (a Set, from JavaScript): every removal runs', async () => {
+  const removed: string[] = []
+  const persisted = new Set([() => void removed.push('a'), () => void removed.push('b')])
+  await signOut({ cache: createCache(), persisted: persisted as never, validatorHints: false })
+  expect(removed).toStrictEqual(['a', 'b'])
+})

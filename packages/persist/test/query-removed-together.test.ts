@@ -33,15 +33,13 @@ describe('persisters of one page signing out together', () => {
     const errors: unknown[] = []
     p1.persistManualUpdates(qc1, (e) => errors.push(e))
     qc1.clear()
-    await p1.removeClient() // signOut's steps are awaited in turn (packages/http/src/sign-out.ts)
-    await p2.removeClient()
+    await Promise.allSettled([p1.removeClient(), p2.removeClient()]) // as signOut({ persisted: [p1, p2] }) removes them
     await sleep(30)
     await qc1.fetchQuery({ queryKey: ['a'], queryFn: async () => 'A of user 2' })
     await sleep(50)
     expect(errors).toStrictEqual([])
     expect(await stored(p1, ['a'])).toBe('A of user 2')
   })
-
 })
 
 describe("another tab's late write, restored after this page's sign-out", () => {

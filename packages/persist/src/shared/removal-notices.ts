@@ -37,6 +37,29 @@ function hearWeakly(channel: BroadcastChannel, listener: WeakRef<(notice: Remova
   }
 }
 
+// The removals of this page that overlap in time (a sign-out removing several persisters at once)
+// share one id, so that each takes the others' notices for its own removal; another page's, or a
+// later one of this page, has another.
+let overlapping: { readonly id: string; open: number } | undefined
+
+/**
+ * A removal of this page begins: its id (shared with the removals of this page running now) and
+ * the function that ends it.
+ */
+export function beginRemoval(): { readonly id: string; end(): void } {
+  const batch = (overlapping ??= { id: `${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}`, open: 0 })
+  batch.open++
+  let ended = false
+  return {
+    id: batch.id,
+    end() {
+      if (ended) return
+      ended = true
+      if (--batch.open === 0 && overlapping === batch) overlapping = undefined
+    },
+  }
+}
+
 /** Whether this runtime has pages of an origin that tell each other of removals (it has IndexedDB): not a server. */
 export function hasPages(): boolean {
   return typeof indexedDB !== 'undefined'

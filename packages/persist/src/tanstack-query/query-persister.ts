@@ -2,7 +2,7 @@ import { checkOptionNames, StowageError, StowageErrorCode, type Codec, type Code
 import { hashKey, matchQuery, partialMatchKey, type Query, type QueryCache, type QueryClient, type QueryFilters, type QueryState } from '@tanstack/query-core'
 import { experimental_createQueryPersister, type PersistedQuery } from '@tanstack/query-persist-client-core'
 import { deleteMany } from '../shared/batch.js'
-import { removalNotices } from '../shared/removal-notices.js'
+import { beginRemoval, removalNotices } from '../shared/removal-notices.js'
 import { noticeName } from '../shared/resolve-store.js'
 import { DEFAULT_SLICE_MS } from '../shared/yield-to-main.js'
 import { watchManualUpdates, type ManualUpdatesWatcher } from './manual-updates.js'
@@ -10,8 +10,6 @@ import { DEFAULT_QUERY_PREFIX, querySerializer, queryStorage } from './query-sto
 
 /** How long this page remembers the keys it wrote, for a removal told late (ms). */
 const RECENT_MS = 10_000
-/** How long after its own removal ended a persister takes another's notice for the same sign-out (ms). */
-const OWN_REMOVAL_COVERS_MS = 1_000
 /** How many query hashes the fetched-Query index holds before it drops those whose Queries are gone (at least). */
 const PRUNE_MIN = 256
 
@@ -117,7 +115,8 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   // signed-out user's, however late it comes or is written).
   let removals = 0
   let removing = 0
-  let ownRemovalEnded = -Infinity
+  // The ids of this persister's removals (see beginRemoval).
+  const ownRemovals = new Set<string>()
   // Another page told of its sign-out (or another persister of this page): this page may still
   // hold that user's session, so it writes and restores nothing more until it is reloaded, as the
   // whole-client persister does.
@@ -138,8 +137,10 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   // by Query, weakly; serialize is handed a state, so the Queries answered are found by hash.
   const fetchBegun = new WeakMap<Query, number>()
   const answers = new WeakMap<Query, { readonly count: number; readonly at: number; readonly begun: number }>()
-  // Fetches answered whose success TanStack has yet to dispatch, with the removal their data belongs to.
+  // Fetches answered whose success TanStack has yet to dispatch, with the removal their data belongs
+  // to; and each Query's latest persisterFn call.
   const answering = new WeakMap<Query, number>()
+  const latestCall = new WeakMap<Query, object>()
   const answered = new Map<string, Array<WeakRef<Query>>>()
   let pruneAt = PRUNE_MIN
   // The removal the data of a state of `query` belongs to; -1 for data of an earlier one.
@@ -212,11 +213,11 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   // page stops. The notice may come after writes of this page that landed after that page's
   // delete, so what this page wrote lately goes too (what landed before that delete, it deleted
   // anyway).
-  const notices = removalNotices(noticeName('stowage-persist-queries', prefix, options), () => {
-    // Heard while this persister's own removal runs, or just after it (persisters of one page
-    // signing out together, as signOut removes them; tabs signing out at a session's expiry): that
-    // removal covers it, and this page persists the next user's.
-    if (removing > 0 || performance.now() - ownRemovalEnded < OWN_REMOVAL_COVERS_MS) return
+  const notices = removalNotices(noticeName('stowage-persist-queries', prefix, options), ({ id }) => {
+    // Heard while this persister's own removal runs, or told by a removal of this page that ran
+    // with one of its own (persisters of one page signing out together, as signOut removes them):
+    // that removal covers it, and this page persists the next user's.
+    if (removing > 0 || ownRemovals.has(id)) return
     removals++
     for (const watcher of watchers) void watcher.discard()
     const lately = [...landed.keys()]
@@ -280,9 +281,15 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
     // A page appended to an infinite query's pages (fetchNextPage, fetchPreviousPage).
     const appends = (query.state.fetchMeta as { fetchMore?: unknown } | null)?.fetchMore !== undefined
     if (written) watchSuccesses(ctx.client.getQueryCache(), succeeded)
+    // This call is the Query's latest: an answer noted before it (of a fetch whose success never
+    // came: cancelled, failed after answering) is void, and so is one of an earlier call that
+    // answers after it began (its success is not the one that comes next).
+    const call = {}
+    latestCall.set(query, call)
+    answering.delete(query)
     const watched = async (context: typeof ctx) => {
       const data = await queryFn(context)
-      if (written) noteAnswer(query, begun, appends)
+      if (written && latestCall.get(query) === call) noteAnswer(query, begun, appends)
       return data
     }
     return persister.persisterFn(watched, ctx, query)
@@ -324,13 +331,15 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
       stopped = false
       removals++
       removing++
-      notices.tell(String(removals))
+      const removal = beginRemoval()
+      ownRemovals.add(removal.id)
+      notices.tell(removal.id)
       try {
         await Promise.all([...watchers].map((watcher) => watcher.discard()))
         await storage.removeAll()
       } finally {
         removing--
-        ownRemovalEnded = performance.now()
+        removal.end()
       }
     },
     persistManualUpdates(queryClient, onError) {
