@@ -1,16 +1,15 @@
 // Under ordinary concurrency (no deletions) the tag book keeps learning, local hits happen, and
 // nothing reads as deleted: what the tag-race fixes must not cost (found by a review for regressions).
 import { describe, expect, it } from 'vitest'
-import { createBroadcastInvalidation, createCache, createMemoryStore, type Store } from '../src/index.js'
-import { record, sleep } from './cache-helpers.js'
+import { createCache, createMemoryStore, type Store } from '../src/index.js'
+import { cuttableChannels, record, sleep } from './cache-helpers.js'
 
 const book = (cache: unknown) => (cache as { shared: { tags: { inFlight: Map<string, unknown>; size: number } } }).shared.tags
 
 describe('Cache: the tag book under ordinary concurrency', () => {
   it('overlapping reads of the same tag, overlapping tagged writes, getOrSet: local hits follow, inFlight returns to 0', async () => {
     const store = createMemoryStore()
-    const name = `tags-concurrency-${Math.random()}`
-    const channels = [createBroadcastInvalidation(name), createBroadcastInvalidation(name)]
+    const { channels } = cuttableChannels(2) // a channel like the BroadcastChannel one, that also runs where there is none (workerd)
     const [writer, reader] = channels.map((invalidation) => createCache({ store, namespace: 'tc', local: { ttl: 60_000 }, invalidation }))
     for (let i = 0; i < 50; i++) await writer!.set(`k${i}`, i, { tags: ['all', `g${i % 5}`] })
     // 50 overlapping cold reads in the reader: all tags 'all' in flight at once.
@@ -28,7 +27,7 @@ describe('Cache: the tag book under ordinary concurrency', () => {
     await Promise.all(Array.from({ length: 50 }, (_, i) => Promise.all([writer!.get(`w${i}`), writer!.get(`o${i}`)])))
     await sleep(50) // hit events are delivered after the call returns
     expect(whits.filter((h) => h.tier === 'local').length).toBe(100)
-    await Promise.all(channels.map((c) => c.close!()))
+    await Promise.all([writer!.close(), reader!.close()])
   })
 
   it('a tag read that fails once: later reads learn again and hit locally', async () => {
