@@ -60,10 +60,13 @@ import { gzipSync } from 'node:zlib'
 // everywhere, with the nearest spelling), which added ~0.2 KiB to it (27.5 KiB): budget 28 KiB.
 // Refusing a stored deflate block whose NLEN is not its LEN's complement in the portable build, as
 // zlib does (a differential fuzz found fflate reading it), added ~0.1 KiB to the whole (43.8 KiB).
-// The budgets catch the next growth.
+// The tag book tracking the tags being read, so that a deletion announced while a read's answer
+// was on the wire is never undone by it, and a tag's first generation made once per store (a hunt
+// for wrong data and its reviews, 2026-11-29), added ~0.4 KiB to the whole (44.2 KiB): budget
+// 44.5 KiB. The budgets catch the next growth.
 const budgets = [
   ['the codec', "export { encode, decode, encodeAsync, decodeAsync, createCodec, StowageError } from './dist/index.js'", 28 * 1024],
-  ['codec + Cache + memory store', "export * from './dist/index.js'", 44 * 1024],
+  ['codec + Cache + memory store', "export * from './dist/index.js'", 44.5 * 1024],
 ]
 
 let over = false
