@@ -85,15 +85,7 @@ async function decodeWithDictionaries(dictionaries: DictionaryBook, bytes: Uint8
 async function tagsCurrent(opener: Opener, prefix: string, stamp: ReadonlyMap<string, number>): Promise<boolean> {
   const tags = [...stamp.keys()]
   const keys = tags.map((tag) => tagKey(prefix, tag))
-  const reading = opener.tags.reading(keys)
-  let generations: Array<number | undefined>
-  try {
-    generations = await readGenerations(opener.store, opener.messages, keys)
-  } catch (e) {
-    opener.tags.read(reading)
-    throw e
-  }
-  opener.tags.read(reading, generations)
+  const generations = await opener.tags.learning(keys, () => readGenerations(opener.store, opener.messages, keys))
   return tags.every((tag, i) => generations[i] === stamp.get(tag))
 }
 

@@ -161,16 +161,8 @@ export async function stampTags(
   tagsOf.forEach((tags, i) => tags?.forEach((tag) => longest.set(tag, Math.max(longest.get(tag) ?? 0, ttlsOf[i] ?? Infinity))))
   const keys = all.map((tag) => tagKey(prefix, tag))
   const ttls = all.map((tag) => (longest.get(tag) === Infinity ? undefined : longest.get(tag)))
-  const reading = book.reading(keys)
-  let generations: number[]
-  try {
-    generations = await ensureGenerations(store, codec, keys, ttls, owner)
-  } catch (e) {
-    book.read(reading)
-    throw e
-  }
+  const generations = await book.learning(keys, () => ensureGenerations(store, codec, keys, ttls, owner))
   const of = new Map(all.map((tag, i) => [tag, generations[i] as number]))
-  book.read(reading, generations)
   return tagsOf.map((tags) => (tags === undefined ? undefined : new Map(tags.map((tag) => [tag, of.get(tag) as number]))))
 }
 
@@ -242,6 +234,24 @@ export class TagBook {
       if (stale) this.known.delete(key)
       else this.learn(key, generations[i])
     })
+  }
+
+  /**
+   * Reads these tags' generations with `read` (see {@link reading}) and learns what it finds.
+   * @returns what `read` found.
+   * @throws what `read` throws (the book then learns nothing).
+   */
+  async learning<G extends ReadonlyArray<number | undefined>>(keys: readonly string[], read: () => Promise<G>): Promise<G> {
+    const reading = this.reading(keys)
+    let generations: G
+    try {
+      generations = await read()
+    } catch (e) {
+      this.read(reading)
+      throw e
+    }
+    this.read(reading, generations)
+    return generations
   }
 
   /**
