@@ -12,6 +12,8 @@
 // persister weakly and is closed once the persister is collected: a channel left open keeps what
 // it refers to alive for as long as the page or process runs.
 
+import { newId } from './new-id.js'
+
 /** A removal another persister told of. */
 export interface RemovalNotice {
   /** The removal's id. */
@@ -37,6 +39,13 @@ function hearWeakly(channel: BroadcastChannel, listener: WeakRef<(notice: Remova
   }
 }
 
+/**
+ * How long a page remembers its own writes for a removal it is told of late (ms): a notice has no
+ * order against the store's events, so writes of the page that landed after the other page's
+ * delete, before the notice came, are deleted when it comes.
+ */
+export const TOLD_LATE_MS = 10_000
+
 // The removals of this page that overlap in time (a sign-out removing several persisters at once)
 // share one id, so that each takes the others' notices for its own removal; another page's, or a
 // later one of this page, has another.
@@ -47,7 +56,7 @@ let overlapping: { readonly id: string; open: number } | undefined
  * the function that ends it.
  */
 export function beginRemoval(): { readonly id: string; end(): void } {
-  const batch = (overlapping ??= { id: `${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}`, open: 0 })
+  const batch = (overlapping ??= { id: newId(), open: 0 })
   batch.open++
   let ended = false
   return {

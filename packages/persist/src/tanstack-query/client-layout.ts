@@ -68,12 +68,7 @@ export const segmentKey = (key: string, id: string): string => `${key}:s:${id}`
 export const legacyIndexKey = (key: string): string => `${key}:index`
 export const legacyQueryPrefix = (key: string): string => `${key}:q:`
 
-let counter = 0
-/** An id no earlier save used (for segments and saves): the time, a counter and a random part. */
-export function newId(): string {
-  counter = (counter + 1) % 0x100000
-  return `${Date.now().toString(36)}.${counter.toString(36)}.${Math.random().toString(36).slice(2, 8)}`
-}
+export { newId } from '../shared/new-id.js'
 
 /**
  * The id a removal record holds.

@@ -2,14 +2,12 @@ import { checkOptionNames, StowageError, StowageErrorCode, type Codec, type Code
 import { hashKey, matchQuery, partialMatchKey, type Query, type QueryCache, type QueryClient, type QueryFilters, type QueryState } from '@tanstack/query-core'
 import { experimental_createQueryPersister, type PersistedQuery } from '@tanstack/query-persist-client-core'
 import { deleteMany } from '../shared/batch.js'
-import { beginRemoval, removalNotices } from '../shared/removal-notices.js'
+import { beginRemoval, removalNotices, TOLD_LATE_MS } from '../shared/removal-notices.js'
 import { noticeName } from '../shared/resolve-store.js'
 import { DEFAULT_SLICE_MS } from '../shared/yield-to-main.js'
 import { watchManualUpdates, type ManualUpdatesWatcher } from './manual-updates.js'
 import { DEFAULT_QUERY_PREFIX, querySerializer, queryStorage } from './query-storage.js'
 
-/** How long this page remembers the keys it wrote, for a removal told late (ms). */
-const RECENT_MS = 10_000
 /** How many query hashes the fetched-Query index holds before it drops those whose Queries are gone (at least). */
 const PRUNE_MIN = 256
 
@@ -143,11 +141,13 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   const latestCall = new WeakMap<Query, object>()
   const answered = new Map<string, Array<WeakRef<Query>>>()
   let pruneAt = PRUNE_MIN
-  // The removal the data of a state of `query` belongs to; -1 for data of an earlier one.
+  // The removal data of no answer seen here belongs to: the only one there has been, or one
+  // earlier than any (-1) once this page has seen a removal.
+  const unknownBegun = () => (removals === 0 ? 0 : -1)
+  // The removal the data of a state of `query` belongs to.
   const dataBegun = (query: Query, state: Pick<QueryState, 'dataUpdateCount' | 'dataUpdatedAt'>) => {
     const answer = answers.get(query)
-    if (answer?.count === state.dataUpdateCount && answer.at === state.dataUpdatedAt) return answer.begun
-    return removals === 0 ? 0 : -1
+    return answer?.count === state.dataUpdateCount && answer.at === state.dataUpdatedAt ? answer.begun : unknownBegun()
   }
   const note = (query: Query, answer: { count: number; at: number; begun: number }) => {
     answers.set(query, answer)
@@ -181,7 +181,7 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
     let replaced: number
     if (count <= 1) replaced = removals
     else if (before !== undefined) replaced = dataBegun(query, before)
-    else replaced = answer?.count === count - 1 ? answer.begun : removals === 0 ? 0 : -1
+    else replaced = answer?.count === count - 1 ? answer.begun : unknownBegun()
     note(query, { count, at, begun: replaced })
     return replaced
   }
@@ -191,7 +191,7 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
       const query = ref.deref()
       if (query?.state === state) return dataBegun(query, state) !== removals
     }
-    return removals !== 0
+    return unknownBegun() !== removals
   }
   // When this page's latest removal began. A record of data older than it, read after it, is the
   // signed-out user's, whoever wrote it (another page's write that landed after the delete, before
@@ -199,13 +199,13 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   let removedAt: number | undefined
   const ofEarlierSession = (found: PersistedQuery) => removedAt !== undefined && found.state.dataUpdatedAt <= removedAt
   const late = new WeakSet<Uint8Array>()
-  // This page's writes of the last RECENT_MS, by key, with when each landed (oldest first).
+  // This page's writes of the last TOLD_LATE_MS, by key, with when each landed (oldest first).
   const landed = new Map<string, number>()
   const noteLanded = (keys: readonly string[]) => {
     const now = Date.now()
     for (const key of keys) landed.delete(key), landed.set(key, now)
     for (const [key, at] of landed) {
-      if (at >= now - RECENT_MS) break
+      if (at >= now - TOLD_LATE_MS) break
       landed.delete(key)
     }
   }

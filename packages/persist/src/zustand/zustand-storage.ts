@@ -6,12 +6,11 @@
 // the restored state over the current one, actions included).
 import { checkOptionNames, type Codec, type CodecOptions, type Store } from '@stowage/core'
 import type { PersistStorage, StorageValue } from 'zustand/middleware'
-import { hasPages, removalNotices } from '../shared/removal-notices.js'
+import { newId } from '../shared/new-id.js'
+import { hasPages, removalNotices, TOLD_LATE_MS } from '../shared/removal-notices.js'
 import { resolveCodec } from '../shared/resolve-codec.js'
 import { noticeName, resolveStore } from '../shared/resolve-store.js'
 
-/** How long a page remembers its last write of a name, for a removal told late (ms). */
-const RECENT_MS = 10_000
 /** How long a removal record stays: a page loaded before the removal that uses the name later finds it (ms). */
 const RECORD_TTL = 7 * 24 * 60 * 60 * 1000
 // The removals this page made, by the ids their records hold: they do not stop this page.
@@ -93,7 +92,7 @@ export function createStowageStorage<S>(options: StowageStorageOptions = {}): St
   // name until it is reloaded. A storage made after the notice, in a page loaded before it, finds
   // the removal record the removal leaves (RECORD_TTL) at its first use of the name. A write of
   // this page may land after a removal's delete: one under way when a removal began here, one of
-  // the last RECENT_MS when another page's is told, one under way when it is told; each is deleted.
+  // the last TOLD_LATE_MS when another page's is told, one under way when it is told; each is deleted.
   const pages = hasPages()
   const stopped = new Set<string>()
   const landed = new Map<string, number>()
@@ -101,7 +100,7 @@ export function createStowageStorage<S>(options: StowageStorageOptions = {}): St
   const removalsOf = (name: string) => removals.get(name) ?? 0
   const notices = removalNotices(noticeName('stowage-persist-zustand', prefix, options), ({ id: name }) => {
     stopped.add(name)
-    if (performance.now() - (landed.get(name) ?? -Infinity) <= RECENT_MS) void store.delete(prefix + name).catch(() => {})
+    if (performance.now() - (landed.get(name) ?? -Infinity) <= TOLD_LATE_MS) void store.delete(prefix + name).catch(() => {})
   })
   // Whether the name's record could be read (once read, it is not read again; a failed read is
   // tried again at the next use, and that use reads and writes nothing).
@@ -142,7 +141,7 @@ export function createStowageStorage<S>(options: StowageStorageOptions = {}): St
       notices.tell(name)
       await store.delete(prefix + name)
       if (!pages) return
-      const id = `${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}`
+      const id = newId()
       madeHere.add(id)
       await store.set(recordKey(prefix + name), codec.encode({ id, at: Date.now() }), { ttl: RECORD_TTL })
     },
