@@ -4,8 +4,9 @@
 import { StowageError, StowageErrorCode, type Emitter, type StoreEntry } from '@stowage/core'
 import { unwrap } from 'idb'
 import { ByteBudget } from './byte-budget.js'
-import { committed, requested } from './raw-requests.js'
+import { committed } from './raw-requests.js'
 import { isQuotaError, run, storeError, type Db, type Row, type StoreNames, type Tx } from './records.js'
+import { beginWrite, SharedReads } from './shared-reads.js'
 import type { Backend } from './backend.js'
 import type { IdbStoreEvents } from './events.js'
 
@@ -21,6 +22,7 @@ function exactBuffer(value: Uint8Array): ArrayBuffer {
 export class PlainIdbStore implements Backend {
   readonly kind = 'indexeddb'
   private readonly budget: ByteBudget
+  private readonly reads: SharedReads
 
   constructor(
     private readonly db: Db,
@@ -29,6 +31,7 @@ export class PlainIdbStore implements Backend {
     private readonly events: Emitter<IdbStoreEvents>,
   ) {
     this.budget = new ByteBudget(db, names, maxBytes)
+    this.reads = new SharedReads(unwrap(db), names.entries)
   }
 
   /** Whether the store keeps a byte total, which must be counted before the first write. */
@@ -43,23 +46,15 @@ export class PlainIdbStore implements Backend {
   }
 
   async getWithTtl(key: string): Promise<{ value: Uint8Array; ttl: number | undefined } | undefined> {
-    const row = await run('get', () => requested(this.entriesToRead().get(key) as IDBRequest<Row | undefined>))
+    const row = await run('get', () => this.reads.get(key))
     const value = this.live(row)
     if (value === undefined) return undefined
     const { expiresAt } = row as Row
     return { value, ttl: expiresAt === Infinity ? undefined : Math.max(1, expiresAt - Date.now()) }
   }
 
-  // The entries in a read-only transaction of their own, through IndexedDB's own API (raw-requests.ts).
-  private entriesToRead(): IDBObjectStore {
-    return unwrap(this.db).transaction(this.names.entries, 'readonly').objectStore(this.names.entries)
-  }
-
   async getMany(keys: readonly string[]): Promise<Array<Uint8Array | undefined>> {
-    const rows = await run('getMany', () => {
-      const store = this.entriesToRead()
-      return Promise.all(keys.map((key) => requested(store.get(key) as IDBRequest<Row | undefined>)))
-    })
+    const rows = await run('getMany', () => Promise.all(keys.map((key) => this.reads.get(key))))
     return rows.map((row) => this.live(row))
   }
 
@@ -170,6 +165,7 @@ export class PlainIdbStore implements Backend {
   }
 
   private tx(): Tx {
+    beginWrite()
     return this.db.transaction([this.names.entries, this.names.meta], 'readwrite') as unknown as Tx
   }
 
@@ -183,6 +179,7 @@ export class PlainIdbStore implements Backend {
   // no total is kept: a write is only puts (byteSize() then counts on demand).
   private async write(rows: readonly Row[]): Promise<void> {
     if (this.budget.maxBytes === undefined) {
+      beginWrite()
       const tx = unwrap(this.db).transaction(this.names.entries, 'readwrite')
       const done = committed(tx)
       try {

@@ -234,6 +234,49 @@ describe('indexeddb store', () => {
     await store.close()
   })
 
+  it('reads asked for in one task share one read-only transaction, each with its own answer', async () => {
+    const store = createIdbStore({ dbName: dbName() })
+    const keys = Array.from({ length: 200 }, (_, i) => `k${i}`)
+    await store.setMany(keys.map((key, i) => ({ key, value: new Uint8Array([i & 255, i >> 8]) })))
+    const modes: string[] = []
+    const transaction = IDBDatabase.prototype.transaction
+    IDBDatabase.prototype.transaction = function (this: IDBDatabase, ...args: Parameters<IDBDatabase['transaction']>) {
+      modes.push(args[1] ?? 'readonly')
+      return transaction.apply(this, args)
+    } as IDBDatabase['transaction']
+    restores.push(() => (IDBDatabase.prototype.transaction = transaction))
+    const got = await Promise.all([...keys.map((key) => store.get(key)), store.get('missing'), store.getMany(keys.slice(0, 3))])
+    expect(modes).toStrictEqual(['readonly'])
+    keys.forEach((_, i) => expect(got[i]).toStrictEqual(new Uint8Array([i & 255, i >> 8])))
+    expect(got[200]).toBeUndefined()
+    expect(got[201]).toStrictEqual(keys.slice(0, 3).map((_, i) => new Uint8Array([i, 0])))
+    // A read in a later task: a transaction of its own.
+    await sleep(0)
+    expect(await store.get('k5')).toStrictEqual(new Uint8Array([5, 0]))
+    expect(modes).toStrictEqual(['readonly', 'readonly'])
+    await store.close()
+  })
+
+  it('a read asked for after a write in the same task sees it; one asked for before does not', async () => {
+    for (const maxBytes of [undefined, 1_000_000]) {
+      const store = createIdbStore({ dbName: dbName(), maxBytes })
+      await store.setMany([
+        { key: 'a', value: new Uint8Array([1]) },
+        { key: 'b', value: new Uint8Array([2]) },
+      ])
+      const [before, , after, beforeDelete, , afterDelete] = await Promise.all([store.get('a'), store.set('a', new Uint8Array([9])), store.get('a'), store.get('b'), store.delete('b'), store.get('b')])
+      expect([before, after, beforeDelete, afterDelete]).toStrictEqual([new Uint8Array([1]), new Uint8Array([9]), new Uint8Array([2]), undefined])
+      // Through another store of the page (another connection to the same database) too.
+      const name = dbName()
+      const [one, two] = [createIdbStore({ dbName: name, maxBytes }), createIdbStore({ dbName: name, maxBytes })]
+      await one.set('k', new Uint8Array([1]))
+      await two.get('k')
+      const [old, , now] = await Promise.all([two.get('k'), one.set('k', new Uint8Array([2])), two.get('k')])
+      expect([old, now]).toStrictEqual([new Uint8Array([1]), new Uint8Array([2])])
+      await Promise.all([store.close(), one.close(), two.close()])
+    }
+  })
+
   it('works under a Cache', async () => {
     const cache = createCache({ store: createIdbStore({ dbName: dbName() }), namespace: 'app' })
     const value = { rows: Array.from({ length: 1000 }, (_, i) => ({ i, even: i % 2 === 0 })), at: new Date(5) }
