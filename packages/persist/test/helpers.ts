@@ -125,3 +125,35 @@ export function withMethod<K extends keyof Store>(inner: Store, name: K, method:
     [name]: method,
   }
 }
+
+/**
+ * Holds the removal notices that reach the persisters made while `make` runs, until `deliver()`:
+ * a notice from another tab comes when its process gets to it, after this page's own work of the
+ * meantime (a BroadcastChannel message has no order against the page's other tasks).
+ * @returns what `make` returned, and `deliver`, which hands over the notices held and every later one at once.
+ */
+export function withHeldNotices<T>(make: () => T): { made: T; deliver(): void } {
+  const Real = globalThis.BroadcastChannel
+  const held: Array<() => void> = []
+  let holding = true
+  class Held extends Real {
+    override set onmessage(listener: ((this: BroadcastChannel, event: MessageEvent) => unknown) | null) {
+      super.onmessage = listener && ((event: MessageEvent) => (holding ? held.push(() => listener.call(this, event)) : listener.call(this, event)))
+    }
+    override get onmessage() {
+      return super.onmessage
+    }
+  }
+  globalThis.BroadcastChannel = Held
+  try {
+    return {
+      made: make(),
+      deliver: () => {
+        holding = false
+        held.splice(0).forEach((hear) => hear())
+      },
+    }
+  } finally {
+    globalThis.BroadcastChannel = Real
+  }
+}

@@ -5,7 +5,7 @@ import { createIdbStore } from '@stowage/idb'
 import { QueryClient } from '@tanstack/query-core'
 import { expect, it } from 'vitest'
 import { createStowageQueryPersister } from '../src/tanstack-query/index.js'
-import { dbName, keysOf, withMethod } from './helpers.js'
+import { dbName, keysOf, withHeldNotices, withMethod } from './helpers.js'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const unique = (what: string) => `${what}-${Math.random().toString(36).slice(2)}`
@@ -24,9 +24,11 @@ async function lateWriteRestored(cancelledFirst: boolean) {
   const inner = createIdbStore({ dbName: dbName() })
   const prefix = unique('q')
   const setGate = deferred()
+  const setCalled = deferred()
   const deleteGate = deferred()
   const page2Store = {
     ...withMethod(inner, 'set', async (k, v, o) => {
+      setCalled.resolve()
       await setGate.promise
       return inner.set(k, v, o)
     }),
@@ -35,7 +37,8 @@ async function lateWriteRestored(cancelledFirst: boolean) {
       return inner.delete(k)
     },
   }
-  const page2 = createStowageQueryPersister({ store: page2Store, prefix })
+  // Page 2 (another tab) hears page 1's notice only once its write is under way.
+  const { made: page2, deliver } = withHeldNotices(() => createStowageQueryPersister({ store: page2Store, prefix }))
   const qc2 = new QueryClient({ defaultOptions: { queries: { persister: page2.persisterFn, gcTime: Infinity } } })
   const page1 = createStowageQueryPersister({ store: inner, prefix })
   const qc1 = new QueryClient({ defaultOptions: { queries: { persister: page1.persisterFn, staleTime: Infinity } } })
@@ -45,6 +48,8 @@ async function lateWriteRestored(cancelledFirst: boolean) {
   while (Date.now() < until);
   qc2.setQueryData(['inbox'], { owner: 'A', mail: 'secret' })
   const write = page2.persistQueryByKey(['inbox'], qc2)
+  await setCalled.promise
+  deliver()
   await removal
   await sleep(20)
   if (cancelledFirst) {

@@ -4,6 +4,7 @@ import { experimental_createQueryPersister, type PersistedQuery } from '@tanstac
 import { deleteMany } from '../shared/batch.js'
 import { beginRemoval, removalNotices, TOLD_LATE_MS } from '../shared/removal-notices.js'
 import { noticeName } from '../shared/resolve-store.js'
+import { slicedQueue } from '../shared/sliced-queue.js'
 import { DEFAULT_SLICE_MS } from '../shared/yield-to-main.js'
 import { watchManualUpdates, type ManualUpdatesWatcher } from './manual-updates.js'
 import { DEFAULT_QUERY_PREFIX, querySerializer, queryStorage } from './query-storage.js'
@@ -52,7 +53,7 @@ export interface StowageQueryPersisterOptions {
   readonly refetchOnRestore?: boolean | 'always'
   /** TanStack's `filters`: which queries are persisted. Defaults to all that use the persister. */
   readonly filters?: QueryFilters
-  /** Longest run of encoding before `persistManualUpdates` lets the page run (ms). Defaults to 8. */
+  /** Longest run of encoding before the page runs (ms): the queries TanStack writes after their fetches, and `persistManualUpdates`. Defaults to 8. */
   readonly sliceMs?: number
 }
 
@@ -107,6 +108,7 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   const read = new WeakMap<Uint8Array, PersistedQuery>()
   const storage = queryStorage({ store: options.store, dbName: options.dbName, prefix, ttl, codec: options.codec }, read)
   const { serialize, deserialize } = querySerializer(options.codec, read)
+  const encoding = slicedQueue(sliceMs)
   const watchers = new Set<ManualUpdatesWatcher>()
   // A sign-out's removal against writes still to come. Removals begun, and running: a write asked
   // for during one is dropped, and so is every write of an answer fetched before one (the
@@ -254,15 +256,23 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
         if (begun !== removals) await storage.removeItem(key)
       },
     },
-    serialize: (persistedQuery) => {
-      const bytes = serialize(persistedQuery)
-      if (ofEarlierRemoval(persistedQuery.queryHash, persistedQuery.state)) late.add(bytes)
+    // TanStack serializes each query it writes on its own, all of a burst of fetches in one task
+    // (5,000 queries: one task of seconds): encoded in slices here. Whose data it is, is judged
+    // now, on the state handed over; a removal begun before the encode ends makes it late too.
+    serialize: async (persistedQuery) => {
+      const begun = removals
+      const early = ofEarlierRemoval(persistedQuery.queryHash, persistedQuery.state)
+      const bytes = await encoding.run(() => serialize(persistedQuery))
+      if (early || begun !== removals) late.add(bytes)
       return bytes
     },
-    deserialize: (bytes) => {
-      const found = deserialize(bytes)
+    // Decoded in slices too: a first screen asking for 5,000 queries has them all read at once.
+    // What a removal overtook (begun while the record waited) is not handed over, as unlessRemoved.
+    deserialize: async (bytes) => {
+      const begun = removals
+      const found = await encoding.run(() => deserialize(bytes))
       // TanStack removes a record it cannot read.
-      if (ofEarlierSession(found)) throw new StowageError(StowageErrorCode.STORE_ERROR, 'a query of the user this page signed out')
+      if (ofEarlierSession(found) || stopped || removing > 0 || begun !== removals) throw new StowageError(StowageErrorCode.STORE_ERROR, 'a query of the user this page signed out')
       return found
     },
     maxAge,

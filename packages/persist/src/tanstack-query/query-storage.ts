@@ -6,6 +6,7 @@ import type { AsyncStorage, PersistedQuery } from '@tanstack/query-persist-clien
 import { deleteMany, getMany } from '../shared/batch.js'
 import { resolveCodec } from '../shared/resolve-codec.js'
 import { resolveStore } from '../shared/resolve-store.js'
+import { writeBatches } from '../shared/write-batches.js'
 import { storableState } from './storable-state.js'
 
 /** TanStack's default key prefix of the per-query persister (`PERSISTER_KEY_PREFIX`). */
@@ -66,7 +67,8 @@ function classify(codec: Codec, prefix: string, key: string, bytes: Uint8Array):
 /**
  * A TanStack Query `AsyncStorage` whose values are bytes (Stowage envelopes), for
  * `experimental_createQueryPersister` with {@link createQuerySerializer}'s `serialize` and
- * `deserialize`. Reads and writes one store entry per query; `entries()` (for `persisterGc` and
+ * `deserialize`. Reads and writes one store entry per query (the writes asked for in one task land
+ * in one batch: `setItem` resolves once its batch has); `entries()` (for `persisterGc` and
  * `restoreQueries`) reads the prefix's entries in one batch.
  *
  * @param options - see {@link QueryStorageOptions}.
@@ -86,7 +88,8 @@ export function queryStorage(options: QueryStorageOptions, read: WeakMap<Uint8Ar
   const store = resolveStore(options.store, options.dbName)
   const codec = resolveCodec(options.codec)
   const prefix = `${options.prefix ?? DEFAULT_QUERY_PREFIX}-`
-  const set = options.ttl === undefined ? undefined : { ttl: options.ttl }
+  const ttl = options.ttl
+  const writes = writeBatches(store)
   const listed = async () => {
     const keys: string[] = []
     if (store.keys) for await (const key of store.keys(prefix)) keys.push(key)
@@ -96,7 +99,9 @@ export function queryStorage(options: QueryStorageOptions, read: WeakMap<Uint8Ar
   return {
     store,
     getItem: async (key) => (await store.get(key)) ?? null,
-    setItem: (key, value) => store.set(key, value, set),
+    // TanStack writes each query on its own, a burst of them at once after a fetch: those asked for
+    // in one task go in one batch (one IndexedDB transaction).
+    setItem: (key, value) => writes.set({ key, value, ttl }),
     removeItem: async (key) => {
       await store.delete(key)
     },
