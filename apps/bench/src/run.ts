@@ -201,6 +201,7 @@ const persistFirefox = run('persist-bench.ts', ['--mode', 'firefox'])
 const browserCodec = run('browser-codec-bench.ts')
 const browserText = run('browser-text-bench.ts')
 const reload = run('reload-bench.ts')
+const queryPersister = run('query-persister-bench.ts')
 const fetches = run('fetch-bench.ts')
 const fetchesFirefox = run('fetch-bench.ts', ['--browser', 'firefox'])
 const crcCold = run('crc-cold-bench.ts')
@@ -210,7 +211,7 @@ const persistProfile = run('persist-profile.ts')
 const targets = codecTargets(loaded, result<DictionaryResult>(dictionary))
 // idb-bench.ts's RESULT holds issue 9's rows and issue 18's for the webhooks ("Chromium, webhooks: …").
 const issue18Idb = (row: Browser[number]) => row[0].startsWith('Chromium, webhooks:')
-const browserTargets = issue18Targets(result<BrowserCodec>(browserCodec), [...result<Browser>(idb).filter(issue18Idb), ...result<Browser>(reload), ...result<Browser>(fetches), ...result<Browser>(fetchesFirefox)], [...result<Browser>(persistState), ...result<Browser>(persistFirefox)])
+const browserTargets = issue18Targets(result<BrowserCodec>(browserCodec), [...result<Browser>(idb).filter(issue18Idb), ...result<Browser>(reload), ...result<Browser>(fetches), ...result<Browser>(fetchesFirefox)], [...result<Browser>(persistState), ...result<Browser>(persistFirefox), ...result<Browser>(queryPersister)])
 const browser = result<Browser>(idb).filter((row) => !issue18Idb(row))
 const dictionary19 = issue19Targets(result<DictionaryRedis>(dictionaryRedis))
 const hostileRows = result<Hostile>(hostile)
@@ -1151,6 +1152,10 @@ ${LARGE_TABLES}
 ## Reads after a reload (issue 18)
 
 ${markdown(reload)}
+
+### TanStack's per-query persister after a reload
+
+${markdown(queryPersister)}
 
 ## fetchCached on a first screen (issue 18)
 

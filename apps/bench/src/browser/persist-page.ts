@@ -10,6 +10,7 @@ import { createAsyncStoragePersister } from '@tanstack/query-async-storage-persi
 import { dehydrate, hydrate, QueryClient } from '@tanstack/query-core'
 import type { PersistedClient, Persister } from '@tanstack/query-persist-client-core'
 import { createStore, del, get, set } from 'idb-keyval'
+import { watchMainThread } from './main-thread.js'
 
 /** What a save reports. */
 export interface SaveSample {
@@ -61,35 +62,6 @@ async function storedRecordBytes(dbName: string): Promise<number> {
   })
   db.close()
   return rows.reduce((n, r) => n + r.value.byteLength, 0)
-}
-
-// Measures the main thread while `work` runs: long tasks as the browser reports them, and the
-// longest gap between turns of a heartbeat (a MessageChannel posting to itself, unclamped).
-async function watchMainThread<T>(work: () => Promise<T>): Promise<{ result: T; longestTaskMs: number; ms: number }> {
-  let longTaskMs = 0
-  const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) longTaskMs = Math.max(longTaskMs, entry.duration)
-  })
-  observer.observe({ type: 'longtask', buffered: false })
-  const channel = new MessageChannel()
-  let last = performance.now()
-  let longestGapMs = 0
-  let beating = true
-  channel.port1.onmessage = () => {
-    const now = performance.now()
-    longestGapMs = Math.max(longestGapMs, now - last)
-    last = now
-    if (beating) channel.port2.postMessage(0)
-  }
-  channel.port2.postMessage(0)
-  const t = performance.now()
-  const result = await work()
-  const ms = performance.now() - t
-  beating = false
-  await quiet(200) // long-task entries are delivered after the task
-  observer.disconnect()
-  channel.port1.close()
-  return { result, longestTaskMs: Math.max(longTaskMs, longestGapMs), ms }
 }
 
 // TanStack's docs ("Building a persister", IndexedDB): the client as one structured clone in idb-keyval.

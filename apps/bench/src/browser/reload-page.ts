@@ -8,11 +8,15 @@ import { createStore, get, getMany, setMany } from 'idb-keyval'
 
 export type ReloadMethod = 'clone' | 'json' | 'stowage' | 'stowage-server' | 'stowage-server-deflated' | 'stowage-bytes'
 
+export type ReloadPass = 'batch' | 'one-by-one' | 'at-once'
+
 export interface ReloadSample {
   /** Open, read every value and decode it, in one batch (getMany). */
   batchMs: number
-  /** Open, then read and decode the values one call each, as many components would. */
+  /** Open, then read and decode the values one call each, one after another. */
   oneByOneMs: number
+  /** Open, then read and decode the values one call each, all asked for at once, as components mounting together would. */
+  atOnceMs: number
   /** Bytes handed to IndexedDB (where measurable). */
   bytes: number | undefined
 }
@@ -20,7 +24,7 @@ export interface ReloadSample {
 declare global {
   interface Window {
     storeReload(method: ReloadMethod, payloads: unknown[], serverEnvelopes: number[][]): Promise<number | undefined>
-    readReload(method: ReloadMethod, count: number, pass: 'batch' | 'one-by-one'): Promise<number>
+    readReload(method: ReloadMethod, count: number, pass: ReloadPass): Promise<number>
   }
 }
 
@@ -53,18 +57,27 @@ window.readReload = async (method, count, pass) => {
     const kv = createStore(`reload-${method}`, 'keyval')
     const parse = method === 'json' ? (v: unknown) => JSON.parse(v as string) : (v: unknown) => v
     if (pass === 'batch') sink = (await getMany(keys(count, 'w:'), kv)).map(parse)
+    else if (pass === 'at-once') sink = await Promise.all(keys(count, 'w:').map(async (key) => parse(await get(key, kv))))
     else for (let i = 0; i < count; i++) sink = parse(await get(`w:${i}`, kv))
   } else if (method === 'stowage-bytes') {
     // The bytes alone, not decoded: what opening the store and reading cost.
     const store = createIdbStore({ dbName: 'reload-stowage', sweepInterval: 0 })
     await store.getMany([])
     const opened = performance.now()
-    sink = await store.getMany(keys(count, 'stowage:w%3A'))
+    const names = keys(count, 'stowage:w%3A')
+    if (pass === 'batch') sink = await store.getMany(names)
+    else if (pass === 'at-once') sink = await Promise.all(names.map((key) => store.get(key)))
+    else {
+      const got: unknown[] = []
+      for (const key of names) got.push(await store.get(key))
+      sink = got
+    }
     if ((sink as unknown[]).some((v) => v === undefined)) throw new Error('missing values')
-    console.log(`open ${(opened - t).toFixed(1)} ms, getMany ${(performance.now() - opened).toFixed(1)} ms`)
+    console.log(`open ${(opened - t).toFixed(1)} ms, reads ${(performance.now() - opened).toFixed(1)} ms`)
   } else {
     const cache = createCache({ store: createIdbStore({ dbName: `reload-${method}`, sweepInterval: 0 }), local: false })
     if (pass === 'batch') sink = await cache.getMany(keys(count, 'w:'))
+    else if (pass === 'at-once') sink = await Promise.all(keys(count, 'w:').map((key) => cache.get(key)))
     else for (let i = 0; i < count; i++) sink = await cache.get(`w:${i}`)
   }
   return performance.now() - t

@@ -4,4 +4,4 @@ export { createStowageQueryPersister, DEFAULT_MAX_AGE, type StowageQueryPersiste
 export { createQuerySerializer, createQueryStorage, DEFAULT_QUERY_PREFIX, type QuerySerializer, type QueryStorage, type QueryStorageOptions } from './query-storage.js'
 export { DEFAULT_PERSIST_DB_NAME } from '../shared/resolve-store.js'
 export { DEFAULT_SLICE_MS } from '../shared/yield-to-main.js'
-export { PERSIST_CODEC_OPTIONS } from '../shared/resolve-codec.js'
+export { PERSIST_CODEC_OPTIONS, QUERY_CODEC_OPTIONS } from '../shared/resolve-codec.js'

@@ -41,7 +41,7 @@ export interface StowageQueryPersisterOptions {
   readonly store?: Store
   /** The IndexedDB database of the store created when `store` is not given. Defaults to `'stowage-persist'`. */
   readonly dbName?: string
-  /** A codec or codec options for the envelopes. Defaults to {@link PERSIST_CODEC_OPTIONS}. */
+  /** A codec or codec options for the envelopes. Defaults to {@link QUERY_CODEC_OPTIONS} (no deflate under 256 KiB in browsers). */
   readonly codec?: Codec | CodecOptions
   /** TanStack's `buster`: entries saved with another one are discarded. Defaults to `''`. */
   readonly buster?: string

@@ -4,7 +4,7 @@
 import { checkOptionNames, StowageError, StowageErrorCode, type Codec, type CodecOptions, type Store } from '@stowage/core'
 import type { AsyncStorage, PersistedQuery } from '@tanstack/query-persist-client-core'
 import { deleteMany, getMany } from '../shared/batch.js'
-import { resolveCodec } from '../shared/resolve-codec.js'
+import { QUERY_CODEC_OPTIONS, resolveCodec } from '../shared/resolve-codec.js'
 import { resolveStore } from '../shared/resolve-store.js'
 import { writeBatches } from '../shared/write-batches.js'
 import { storableState } from './storable-state.js'
@@ -24,7 +24,7 @@ export interface QueryStorageOptions {
   readonly ttl?: number
   /**
    * The codec or codec options the entries are written with (give the serializer the same):
-   * `entries()` reads each record to list only this prefix's queries. Defaults to {@link PERSIST_CODEC_OPTIONS}.
+   * `entries()` reads each record to list only this prefix's queries. Defaults to {@link QUERY_CODEC_OPTIONS}.
    */
   readonly codec?: Codec | CodecOptions
 }
@@ -86,7 +86,7 @@ export function createQueryStorage(options: QueryStorageOptions = {}): QueryStor
  */
 export function queryStorage(options: QueryStorageOptions, read: WeakMap<Uint8Array, PersistedQuery>): QueryStorage {
   const store = resolveStore(options.store, options.dbName)
-  const codec = resolveCodec(options.codec)
+  const codec = resolveCodec(options.codec, QUERY_CODEC_OPTIONS)
   const prefix = `${options.prefix ?? DEFAULT_QUERY_PREFIX}-`
   const ttl = options.ttl
   const writes = writeBatches(store)
@@ -134,7 +134,7 @@ export interface QuerySerializer {
  * Envelope `serialize`/`deserialize` for `experimental_createQueryPersister`: `Date`, `Map`, `Set`,
  * `BigInt` and typed arrays in query data come back as they were, with no JSON round trip.
  *
- * @param codec - a codec or codec options. Defaults to {@link PERSIST_CODEC_OPTIONS}.
+ * @param codec - a codec or codec options. Defaults to {@link QUERY_CODEC_OPTIONS}.
  * @returns a {@link QuerySerializer}.
  * @throws {StowageError} INVALID_ARGUMENT for bad codec options; `serialize` throws UNSUPPORTED_TYPE or CYCLE for data no envelope holds, `deserialize` the decoder's codes for damaged bytes.
  */
@@ -144,7 +144,7 @@ export function createQuerySerializer(codec?: Codec | CodecOptions): QuerySerial
 
 /** {@link createQuerySerializer}, taking from `read` a query a {@link queryStorage} listing already decoded. */
 export function querySerializer(codec: Codec | CodecOptions | undefined, read: WeakMap<Uint8Array, PersistedQuery>): QuerySerializer {
-  const c = resolveCodec(codec)
+  const c = resolveCodec(codec, QUERY_CODEC_OPTIONS)
   return {
     serialize: (persistedQuery) => c.encode({ ...persistedQuery, state: storableState(persistedQuery.state) }),
     deserialize: (bytes) => read.get(bytes) ?? c.decode<PersistedQuery>(bytes),

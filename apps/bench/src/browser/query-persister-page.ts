@@ -1,0 +1,98 @@
+// Runs inside Chromium (bundled by query-persister-bench.ts): TanStack Query's per-query persister
+// (`experimental_createQueryPersister`, one storage entry per query, each restored when the query
+// is first fetched) over idb-keyval as TanStack's docs build it (structured clone, and the default
+// JSON serializer), against @stowage/persist's `createStowageQueryPersister` over @stowage/idb.
+// A save and a restore are separate calls, so that the bench can restore in a new browser over the
+// same on-disk profile (a real reload).
+import { createIdbStore } from '@stowage/idb'
+import { createStowageQueryPersister } from '@stowage/persist/tanstack-query'
+import { QueryClient, type QueryFunction } from '@tanstack/query-core'
+import { experimental_createQueryPersister, type AsyncStorage, type PersistedQuery } from '@tanstack/query-persist-client-core'
+import { createStore, del, get, set } from 'idb-keyval'
+import { watchMainThread } from './main-thread.js'
+
+// TanStack's per-query persister reads process.env.NODE_ENV on its error paths.
+;(globalThis as { process?: unknown }).process ??= { env: { NODE_ENV: 'production' } }
+
+export type QueryPersisterMethod = 'json' | 'clone' | 'stowage' | 'stowage-deflated'
+
+/** What a save or a restore reports. */
+export interface QueryPersisterSample {
+  /** From the first fetch to the last entry written (save), or to the last query's data restored (restore). */
+  ms: number
+  /** The longest main-thread task meanwhile (see watchMainThread). */
+  longestTaskMs: number
+  /** Queries written or restored. */
+  queries: number
+}
+
+declare global {
+  interface Window {
+    runQueryPersisterSave(values: unknown[], queries: number, method: QueryPersisterMethod, dbName: string): Promise<QueryPersisterSample>
+    runQueryPersisterRestore(queries: number, method: QueryPersisterMethod, dbName: string): Promise<QueryPersisterSample>
+  }
+}
+
+// A persister of `method`, and a hook called after each entry it writes.
+function persisterOf(method: QueryPersisterMethod, dbName: string, written: () => void) {
+  if (method === 'stowage' || method === 'stowage-deflated') {
+    const store = createIdbStore({ dbName })
+    const [setOne, setSome] = [store.set.bind(store), store.setMany.bind(store)]
+    store.set = async (...args) => {
+      await setOne(...args)
+      written()
+    }
+    store.setMany = async (entries) => {
+      await setSome(entries)
+      for (let i = 0; i < entries.length; i++) written()
+    }
+    // 'stowage': the persister's defaults (in a browser, no deflate under 256 KiB); 'stowage-deflated':
+    // every entry of 1 KiB and more deflated (PERSIST_CODEC_OPTIONS, its default before 2026-11-29).
+    return createStowageQueryPersister({ store, ...(method === 'stowage-deflated' ? { codec: { compressThreshold: 1024 } } : {}) }).persisterFn
+  }
+  // TanStack's docs ("Persisting queries" with IndexedDB): idb-keyval as the storage, each query
+  // kept as a structured clone (serialize and deserialize pass it through); 'json' keeps the
+  // persister's default serializer (JSON strings).
+  const kv = createStore(dbName, 'keyval')
+  const storage: AsyncStorage<unknown> = {
+    getItem: (key) => get(key, kv),
+    setItem: async (key, value) => {
+      await set(key, value, kv)
+      written()
+    },
+    removeItem: (key) => del(key, kv),
+  }
+  const identity = method === 'clone' ? { serialize: (q: PersistedQuery) => q, deserialize: (q: unknown) => q as PersistedQuery } : {}
+  return experimental_createQueryPersister<unknown>({ storage, ...identity }).persisterFn
+}
+
+const keyOf = (i: number) => ['query', i]
+
+window.runQueryPersisterSave = async (values, queries, method, dbName) => {
+  let count = 0
+  let allWritten = () => {}
+  const done = new Promise<void>((resolve) => (allWritten = resolve))
+  const persister = persisterOf(method, dbName, () => {
+    if (++count === queries) allWritten()
+  })
+  const client = new QueryClient({ defaultOptions: { queries: { persister, staleTime: Infinity, gcTime: Infinity, retry: false } } })
+  const { ms, longestTaskMs } = await watchMainThread(async () => {
+    // Every query fetched at once, as components mounting together fetch them.
+    await Promise.all(Array.from({ length: queries }, (_, i) => client.fetchQuery({ queryKey: keyOf(i), queryFn: () => values[i % values.length] })))
+    await done
+  })
+  return { ms, longestTaskMs, queries: count }
+}
+
+window.runQueryPersisterRestore = async (queries, method, dbName) => {
+  const persister = persisterOf(method, dbName, () => {})
+  const client = new QueryClient({ defaultOptions: { queries: { persister, staleTime: Infinity, gcTime: Infinity, retry: false } } })
+  const fetched: QueryFunction = () => {
+    throw new Error('fetched: the query was not restored')
+  }
+  const { result, ms, longestTaskMs } = await watchMainThread(() =>
+    // Every query asked for at once (a first screen mounting), each restored from its own entry.
+    Promise.all(Array.from({ length: queries }, (_, i) => client.fetchQuery({ queryKey: keyOf(i), queryFn: fetched }))),
+  )
+  return { ms, longestTaskMs, queries: result.filter((data) => data !== undefined).length }
+}

@@ -1,0 +1,92 @@
+// TanStack Query's per-query persister after a real reload (issue 18): 5,000 queries, each its own
+// IndexedDB entry, saved in a browser over an on-disk profile; the browser is closed, a new one is
+// started over the same profile, and its page asks for every query at once (a first screen
+// mounting), each restored from its entry when first fetched. TanStack's
+// `experimental_createQueryPersister` over idb-keyval as its docs build it (structured clone; the
+// default JSON serializer) against @stowage/persist's `createStowageQueryPersister` over
+// @stowage/idb. Bundles browser/query-persister-page.ts, prints Markdown and a RESULT line.
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { QueryPersisterMethod, QueryPersisterSample } from './browser/query-persister-page.js'
+import { serveBundle, withPersistentPage } from './browser-page.js'
+import { smallQueries, webhookPayloads } from './real-data.js'
+
+const QUERIES = Number(process.env.QP_QUERIES ?? 5000)
+const ROUNDS = Number(process.env.QP_ROUNDS ?? 5)
+const methods: Array<[QueryPersisterMethod, string]> = [
+  ['clone', 'idb-keyval structured clone (TanStack docs)'],
+  ['json', 'idb-keyval, the default JSON serializer'],
+  ['stowage', '@stowage/persist createStowageQueryPersister'],
+  ['stowage-deflated', '@stowage/persist createStowageQueryPersister, entries deflated from 1 KiB'],
+]
+const dataSets = [
+  { name: 'small queries (90 distinct sub-objects, 2.2–6.5 kB)', values: smallQueries() },
+  { name: 'webhook payloads (329, 0.9–27 kB)', values: webhookPayloads() },
+].filter((_, i) => (process.env.QP_SETS ?? '0,1').split(',').includes(String(i)))
+
+const { server, url } = await serveBundle('query-persister-page.ts')
+const samples = new Map<string, { save: QueryPersisterSample[]; restore: QueryPersisterSample[]; disk: number[] }>()
+
+function folderBytes(dir: string): number {
+  let n = 0
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name)
+    const s = statSync(path)
+    n += s.isDirectory() ? folderBytes(path) : s.size
+  }
+  return n
+}
+// The profile's IndexedDB folder (Chromium keeps it under Default/IndexedDB).
+const idbBytes = (profile: string) => folderBytes(join(profile, 'Default', 'IndexedDB'))
+let version = ''
+try {
+  for (const [set, { values }] of dataSets.entries()) {
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let i = 0; i < methods.length; i++) {
+        const [method] = methods[(i + round) % methods.length]!
+        const dbName = `qp-${set}-${round}-${method}`
+        process.stderr.write(`query-persister-bench: set ${set} ${method} round ${round}\n`)
+        // A profile of its own: its IndexedDB folder holds this method's entries alone.
+        const profile = mkdtempSync(join(tmpdir(), 'stowage-query-persister-'))
+        const save = await withPersistentPage(profile, url, 'runQueryPersisterRestore', (page) => page.evaluate(([v, n, m, d]) => window.runQueryPersisterSave(v, n, m, d), [values, QUERIES, method, dbName] as const))
+        const disk = idbBytes(profile)
+        const restore = await withPersistentPage(profile, url, 'runQueryPersisterRestore', async (page) => {
+          version = page.context().browser()?.version() ?? version
+          return page.evaluate(([n, m, d]) => window.runQueryPersisterRestore(n, m, d), [QUERIES, method, dbName] as const)
+        })
+        rmSync(profile, { recursive: true, force: true })
+        if (save.queries !== QUERIES || restore.queries !== QUERIES) throw new Error(`${method}: ${save.queries} saved, ${restore.queries} restored of ${QUERIES}`)
+        const cell = samples.get(`${set} ${method}`) ?? { save: [], restore: [], disk: [] }
+        cell.disk.push(disk)
+        cell.save.push(save)
+        cell.restore.push(restore)
+        samples.set(`${set} ${method}`, cell)
+      }
+    }
+  }
+} finally {
+  server.close()
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
+const lines = [
+  `Chromium ${version} (headless, Debian build), a profile on disk. ${QUERIES.toLocaleString('en')} queries (the data cycled), each persisted in an entry of its own by the per-query persister; every sample saves in a browser, closes it, and restores in a new browser over the same profile, its page asking for every query at once (\`fetchQuery\` of each in one task, as a first screen mounting its components), each restored from its entry when first fetched. Save: from the first fetch to the last entry written; on disk: the profile's IndexedDB folder after the save (a profile per sample). Medians of ${ROUNDS} samples, the method order rotated; ratios against the structured clone.`,
+]
+const targets: Array<[string, number, boolean]> = []
+for (const [set, { name }] of dataSets.entries()) {
+  const med = (m: QueryPersisterMethod, what: 'save' | 'restore', field: 'ms' | 'longestTaskMs') => median(samples.get(`${set} ${m}`)![what].map((s) => s[field]))
+  const worst = (m: QueryPersisterMethod, what: 'save' | 'restore') => Math.max(...samples.get(`${set} ${m}`)![what].map((s) => s.longestTaskMs))
+  lines.push('', `#### ${name}`, '', '| persister | on disk | ×JSON | save ms | ×clone | ×JSON | longest task while saving (median / worst) | restore ms | ×clone | ×JSON | longest task while restoring (median / worst) |', '|---|---|---|---|---|---|---|---|---|---|---|')
+  for (const [m, label] of methods) {
+    const cells = (['save', 'restore'] as const).map((w) => `${med(m, w, 'ms').toFixed(1)} | ${(med(m, w, 'ms') / med('clone', w, 'ms')).toFixed(2)} | ${(med(m, w, 'ms') / med('json', w, 'ms')).toFixed(2)} | ${med(m, w, 'longestTaskMs').toFixed(1)} / ${worst(m, w).toFixed(1)}`)
+    const disk = (x: QueryPersisterMethod) => median(samples.get(`${set} ${x}`)!.disk)
+    lines.push(`| ${label} | ${(disk(m) / 1e6).toFixed(1)} MB | ${(disk(m) / disk('json')).toFixed(2)} | ${cells.join(' | ')} |`)
+  }
+  const restore = med('stowage', 'restore', 'ms') / med('clone', 'restore', 'ms')
+  const save = med('stowage', 'save', 'ms') / med('json', 'save', 'ms')
+  targets.push([`per-query persister after a real reload, ${name}: restore ≤ 1.0× the structured-clone persister`, restore, restore <= 1])
+  targets.push([`per-query persister after a real reload, ${name}: save ≤ 1.0× the JSON persister`, save, save <= 1])
+}
+console.log(lines.join('\n'))
+console.log(`RESULT ${JSON.stringify(targets)}`)
