@@ -9,10 +9,12 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { QueryPersisterMethod, QueryPersisterSample } from './browser/query-persister-page.js'
-import { serveBundle, withPersistentPage } from './browser-page.js'
+import { serveBundle, withPersistentFirefoxPage, withPersistentPage } from './browser-page.js'
 import { smallQueries, webhookPayloads } from './real-data.js'
 
 const QUERIES = Number(process.env.QP_QUERIES ?? 5000)
+// `--browser firefox`: Debian's firefox-esr instead of Chromium.
+const firefox = process.argv.includes('--browser') && process.argv[process.argv.indexOf('--browser') + 1] === 'firefox'
 const ROUNDS = Number(process.env.QP_ROUNDS ?? 5)
 const methods: Array<[QueryPersisterMethod, string]> = [
   ['clone', 'idb-keyval structured clone (TanStack docs)'],
@@ -37,8 +39,20 @@ function folderBytes(dir: string): number {
   }
   return n
 }
-// The profile's IndexedDB folder (Chromium keeps it under Default/IndexedDB).
-const idbBytes = (profile: string) => folderBytes(join(profile, 'Default', 'IndexedDB'))
+// The profile's IndexedDB folder (Chromium keeps it under Default/IndexedDB; Firefox, the origin's storage under storage/).
+const idbBytes = (profile: string) => folderBytes(firefox ? join(profile, 'storage') : join(profile, 'Default', 'IndexedDB'))
+// Runs `fn(arg)` in a page of a browser started over `profile`, closed after.
+async function inBrowser<A, R>(profile: string, fn: (arg: A) => Promise<R>, arg: A): Promise<R> {
+  if (firefox)
+    return withPersistentFirefoxPage(profile, url, 'runQueryPersisterRestore', async (page) => {
+      version = page.version.replace('firefox/', 'Firefox ESR ')
+      return page.evaluate(fn, arg)
+    })
+  return withPersistentPage(profile, url, 'runQueryPersisterRestore', async (page) => {
+    version = `Chromium ${page.context().browser()?.version() ?? 'unknown'}`
+    return page.evaluate(fn as never, arg as never) as Promise<R>
+  })
+}
 let version = ''
 try {
   for (const [set, { values }] of dataSets.entries()) {
@@ -49,12 +63,9 @@ try {
         process.stderr.write(`query-persister-bench: set ${set} ${method} round ${round}\n`)
         // A profile of its own: its IndexedDB folder holds this method's entries alone.
         const profile = mkdtempSync(join(tmpdir(), 'stowage-query-persister-'))
-        const save = await withPersistentPage(profile, url, 'runQueryPersisterRestore', (page) => page.evaluate(([v, n, m, d]) => window.runQueryPersisterSave(v, n, m, d), [values, QUERIES, method, dbName] as const))
+        const save = await inBrowser(profile, ([v, n, m, d]) => window.runQueryPersisterSave(v, n, m, d), [values, QUERIES, method, dbName] as const)
         const disk = idbBytes(profile)
-        const restore = await withPersistentPage(profile, url, 'runQueryPersisterRestore', async (page) => {
-          version = page.context().browser()?.version() ?? version
-          return page.evaluate(([n, m, d]) => window.runQueryPersisterRestore(n, m, d), [QUERIES, method, dbName] as const)
-        })
+        const restore = await inBrowser(profile, ([n, m, d]) => window.runQueryPersisterRestore(n, m, d), [QUERIES, method, dbName] as const)
         rmSync(profile, { recursive: true, force: true })
         if (save.queries !== QUERIES || restore.queries !== QUERIES) throw new Error(`${method}: ${save.queries} saved, ${restore.queries} restored of ${QUERIES}`)
         const cell = samples.get(`${set} ${method}`) ?? { save: [], restore: [], disk: [] }
@@ -71,22 +82,29 @@ try {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
 const lines = [
-  `Chromium ${version} (headless, Debian build), a profile on disk. ${QUERIES.toLocaleString('en')} queries (the data cycled), each persisted in an entry of its own by the per-query persister; every sample saves in a browser, closes it, and restores in a new browser over the same profile, its page asking for every query at once (\`fetchQuery\` of each in one task, as a first screen mounting its components), each restored from its entry when first fetched. Save: from the first fetch to the last entry written; on disk: the profile's IndexedDB folder after the save (a profile per sample). Medians of ${ROUNDS} samples, the method order rotated; ratios against the structured clone.`,
+  `${version} (headless, Debian build), a profile on disk. ${QUERIES.toLocaleString('en')} queries (the data cycled), each persisted in an entry of its own by the per-query persister; every sample saves in a browser, closes it, and restores in a new browser over the same profile, its page asking for every query at once (\`fetchQuery\` of each in one task, as a first screen mounting its components), each restored from its entry when first fetched. Save: from the first fetch to the last entry written. Longest task: the page's one task of ${QUERIES.toLocaleString('en')} \`fetchQuery\` calls apart, which is timed on its own (\"burst\": TanStack's work, and what a persister does at once in it). On disk: the profile's IndexedDB folder after the save (a profile per sample). Medians of ${ROUNDS} samples, the method order rotated; ratios against the structured clone.`,
 ]
 const targets: Array<[string, number, boolean]> = []
 for (const [set, { name }] of dataSets.entries()) {
   const med = (m: QueryPersisterMethod, what: 'save' | 'restore', field: 'ms' | 'longestTaskMs') => median(samples.get(`${set} ${m}`)![what].map((s) => s[field]))
   const worst = (m: QueryPersisterMethod, what: 'save' | 'restore') => Math.max(...samples.get(`${set} ${m}`)![what].map((s) => s.longestTaskMs))
-  lines.push('', `#### ${name}`, '', '| persister | on disk | ×JSON | save ms | ×clone | ×JSON | longest task while saving (median / worst) | restore ms | ×clone | ×JSON | longest task while restoring (median / worst) |', '|---|---|---|---|---|---|---|---|---|---|---|')
+  lines.push('', `#### ${name}`, '', '| persister | on disk | ×JSON | save ms | ×clone | ×JSON | longest task while saving (median / worst) | restore ms | ×clone | ×JSON | longest task while restoring (median / worst) | burst ms, save / restore |', '|---|---|---|---|---|---|---|---|---|---|---|---|')
   for (const [m, label] of methods) {
     const cells = (['save', 'restore'] as const).map((w) => `${med(m, w, 'ms').toFixed(1)} | ${(med(m, w, 'ms') / med('clone', w, 'ms')).toFixed(2)} | ${(med(m, w, 'ms') / med('json', w, 'ms')).toFixed(2)} | ${med(m, w, 'longestTaskMs').toFixed(1)} / ${worst(m, w).toFixed(1)}`)
     const disk = (x: QueryPersisterMethod) => median(samples.get(`${set} ${x}`)!.disk)
-    lines.push(`| ${label} | ${(disk(m) / 1e6).toFixed(1)} MB | ${(disk(m) / disk('json')).toFixed(2)} | ${cells.join(' | ')} |`)
+    const burst = (w: 'save' | 'restore') => median(samples.get(`${set} ${m}`)![w].map((x) => x.burstMs)).toFixed(1)
+    lines.push(`| ${label} | ${(disk(m) / 1e6).toFixed(1)} MB | ${(disk(m) / disk('json')).toFixed(2)} | ${cells.join(' | ')} | ${burst('save')} / ${burst('restore')} |`)
   }
-  const restore = med('stowage', 'restore', 'ms') / med('clone', 'restore', 'ms')
+  // The restore's target: the structured clone in Chromium, the JSON persister in Firefox (issue 18).
+  const base = firefox ? 'json' : 'clone'
+  const restore = med('stowage', 'restore', 'ms') / med(base, 'restore', 'ms')
   const save = med('stowage', 'save', 'ms') / med('json', 'save', 'ms')
-  targets.push([`per-query persister after a real reload, ${name}: restore ≤ 1.0× the structured-clone persister`, restore, restore <= 1])
-  targets.push([`per-query persister after a real reload, ${name}: save ≤ 1.0× the JSON persister`, save, save <= 1])
+  targets.push([`${firefox ? 'Firefox, ' : ''}per-query persister after a real reload, ${name}: restore ≤ 1.0× the ${firefox ? 'JSON' : 'structured-clone'} persister`, restore, restore <= 1])
+  targets.push([`${firefox ? 'Firefox, ' : ''}per-query persister after a real reload, ${name}: save ≤ 1.0× the JSON persister`, save, save <= 1])
+  for (const w of ['save', 'restore'] as const) {
+    const worstTask = worst('stowage', w)
+    targets.push([`${firefox ? 'Firefox, ' : ''}per-query persister after a real reload, ${name}: longest task while the persister ${w === 'save' ? 'saves' : 'restores'} ≤ 50 ms (worst round; the burst of fetchQuery calls apart)`, worstTask, worstTask <= 50])
+  }
 }
 console.log(lines.join('\n'))
 console.log(`RESULT ${JSON.stringify(targets)}`)

@@ -202,6 +202,7 @@ const browserCodec = run('browser-codec-bench.ts')
 const browserText = run('browser-text-bench.ts')
 const reload = run('reload-bench.ts')
 const queryPersister = run('query-persister-bench.ts')
+const queryPersisterFirefox = run('query-persister-bench.ts', ['--browser', 'firefox'])
 const fetches = run('fetch-bench.ts')
 const fetchesFirefox = run('fetch-bench.ts', ['--browser', 'firefox'])
 const crcCold = run('crc-cold-bench.ts')
@@ -211,7 +212,7 @@ const persistProfile = run('persist-profile.ts')
 const targets = codecTargets(loaded, result<DictionaryResult>(dictionary))
 // idb-bench.ts's RESULT holds issue 9's rows and issue 18's for the webhooks ("Chromium, webhooks: …").
 const issue18Idb = (row: Browser[number]) => row[0].startsWith('Chromium, webhooks:')
-const browserTargets = issue18Targets(result<BrowserCodec>(browserCodec), [...result<Browser>(idb).filter(issue18Idb), ...result<Browser>(reload), ...result<Browser>(fetches), ...result<Browser>(fetchesFirefox)], [...result<Browser>(persistState), ...result<Browser>(persistFirefox), ...result<Browser>(queryPersister)])
+const browserTargets = issue18Targets(result<BrowserCodec>(browserCodec), [...result<Browser>(idb).filter(issue18Idb), ...result<Browser>(reload), ...result<Browser>(fetches), ...result<Browser>(fetchesFirefox)], [...result<Browser>(persistState), ...result<Browser>(persistFirefox), ...result<Browser>(queryPersister), ...result<Browser>(queryPersisterFirefox)])
 const browser = result<Browser>(idb).filter((row) => !issue18Idb(row))
 const dictionary19 = issue19Targets(result<DictionaryRedis>(dictionaryRedis))
 const hostileRows = result<Hostile>(hostile)
@@ -1156,6 +1157,10 @@ ${markdown(reload)}
 ### TanStack's per-query persister after a reload
 
 ${markdown(queryPersister)}
+
+In Firefox (Firefox rounds \`performance.now()\` to whole milliseconds):
+
+${markdown(queryPersisterFirefox)}
 
 ## fetchCached on a first screen (issue 18)
 

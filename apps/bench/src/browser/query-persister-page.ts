@@ -20,8 +20,10 @@ export type QueryPersisterMethod = 'json' | 'clone' | 'stowage' | 'stowage-defla
 export interface QueryPersisterSample {
   /** From the first fetch to the last entry written (save), or to the last query's data restored (restore). */
   ms: number
-  /** The longest main-thread task meanwhile (see watchMainThread). */
+  /** The longest main-thread task meanwhile (see watchMainThread), the burst of fetchQuery calls apart. */
   longestTaskMs: number
+  /** The one task of the page's fetchQuery calls (TanStack's own work, and what the persister does at once in it). */
+  burstMs: number
   /** Queries written or restored. */
   queries: number
 }
@@ -76,12 +78,15 @@ window.runQueryPersisterSave = async (values, queries, method, dbName) => {
     if (++count === queries) allWritten()
   })
   const client = new QueryClient({ defaultOptions: { queries: { persister, staleTime: Infinity, gcTime: Infinity, retry: false } } })
+  // Every query fetched at once, as components mounting together fetch them: one task.
+  const t = performance.now()
+  const fetched = Promise.all(Array.from({ length: queries }, (_, i) => client.fetchQuery({ queryKey: keyOf(i), queryFn: () => values[i % values.length] })))
+  const burstMs = performance.now() - t
   const { ms, longestTaskMs } = await watchMainThread(async () => {
-    // Every query fetched at once, as components mounting together fetch them.
-    await Promise.all(Array.from({ length: queries }, (_, i) => client.fetchQuery({ queryKey: keyOf(i), queryFn: () => values[i % values.length] })))
+    await fetched
     await done
   })
-  return { ms, longestTaskMs, queries: count }
+  return { ms: burstMs + ms, longestTaskMs, burstMs, queries: count }
 }
 
 window.runQueryPersisterRestore = async (queries, method, dbName) => {
@@ -90,9 +95,10 @@ window.runQueryPersisterRestore = async (queries, method, dbName) => {
   const fetched: QueryFunction = () => {
     throw new Error('fetched: the query was not restored')
   }
-  const { result, ms, longestTaskMs } = await watchMainThread(() =>
-    // Every query asked for at once (a first screen mounting), each restored from its own entry.
-    Promise.all(Array.from({ length: queries }, (_, i) => client.fetchQuery({ queryKey: keyOf(i), queryFn: fetched }))),
-  )
-  return { ms, longestTaskMs, queries: result.filter((data) => data !== undefined).length }
+  // Every query asked for at once (a first screen mounting), each restored from its own entry.
+  const t = performance.now()
+  const restored = Promise.all(Array.from({ length: queries }, (_, i) => client.fetchQuery({ queryKey: keyOf(i), queryFn: fetched })))
+  const burstMs = performance.now() - t
+  const { result, ms, longestTaskMs } = await watchMainThread(() => restored)
+  return { ms: burstMs + ms, longestTaskMs, burstMs, queries: result.filter((data) => data !== undefined).length }
 }
