@@ -11,12 +11,15 @@
 import { requested } from './raw-requests.js'
 import type { Row } from './records.js'
 
-// Writes begun by the stores of this realm; a shared transaction made before the latest is not reused.
-let writes = 0
+// Writes begun by the stores of this realm; a shared transaction made before the latest is not
+// reused. Kept on the global object, under a registered symbol, so that every copy of this package
+// in the realm (an ESM and a CJS build both bundled, two versions) counts the others' writes too.
+const WRITES = Symbol.for('@stowage/idb:writes')
+const counter: { n: number } = ((globalThis as Record<symbol, { n: number } | undefined>)[WRITES] ??= { n: 0 })
 
 /** Notes a write about to begin (call it before making the read-write transaction). */
 export function beginWrite(): void {
-  writes++
+  counter.n++
 }
 
 /** Rows read through one read-only transaction per task, per database connection. */
@@ -31,7 +34,7 @@ export class SharedReads {
 
   /** Reads the row of `key` (undefined when there is none). */
   get(key: string): Promise<Row | undefined> {
-    if (this.store !== undefined && this.madeAt === writes) {
+    if (this.store !== undefined && this.madeAt === counter.n) {
       try {
         return requested(this.store.get(key) as IDBRequest<Row | undefined>)
       } catch {
@@ -39,7 +42,7 @@ export class SharedReads {
       }
     }
     this.store = this.db.transaction(this.name, 'readonly').objectStore(this.name)
-    this.madeAt = writes
+    this.madeAt = counter.n
     return requested(this.store.get(key) as IDBRequest<Row | undefined>)
   }
 }

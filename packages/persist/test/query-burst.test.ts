@@ -101,7 +101,7 @@ describe('writeBatches', () => {
   })
 
   it("rejects every write of a batch the store refused, with the store's error", async () => {
-    const store = { ...createMemoryStore(), setMany: async () => Promise.reject(new Error('quota')) }
+    const store = { ...createMemoryStore(), set: async () => Promise.reject(new Error('quota')), setMany: async () => Promise.reject(new Error('quota')) }
     const batches = writeBatches(store)
     const writes = [batches.set({ key: 'a', value: new Uint8Array(1) }), batches.set({ key: 'b', value: new Uint8Array(1) })]
     for (const write of writes) await expect(write).rejects.toThrow('quota')

@@ -9,6 +9,11 @@ import { yieldToMain } from './yield-to-main.js'
 export interface WriteBatches {
   /** Writes `entry` with the others asked for in this task; resolves once their batch has landed, rejects with its error. */
   set(entry: StoreEntry): Promise<void>
+  /**
+   * Resolves once every write asked for so far (of `key` only, when given) has landed or failed:
+   * what reads, lists or deletes after a write waits for it, as it would for a write of its own.
+   */
+  settled(key?: string): Promise<void>
 }
 
 /**
@@ -19,6 +24,11 @@ export interface WriteBatches {
  */
 export function writeBatches(store: Store): WriteBatches {
   let batch: Array<{ entry: StoreEntry; landed: () => void; failed: (e: unknown) => void }> | undefined
+  let current: Promise<void> = Promise.resolve()
+  // The batches not yet settled, and the latest of them holding each key.
+  const unsettled = new Set<Promise<void>>()
+  const byKey = new Map<string, Promise<void>>()
+  const one = async (entry: StoreEntry) => store.set(entry.key, entry.value, entry.ttl === undefined ? undefined : { ttl: entry.ttl })
   const write = async () => {
     await yieldToMain()
     const writes = batch!
@@ -26,13 +36,21 @@ export function writeBatches(store: Store): WriteBatches {
     // One key written twice in a batch: the later value, as one write after the other would leave.
     const latest = new Map(writes.map(({ entry }) => [entry.key, entry]))
     const entries = [...latest.values()]
+    let failures: Map<string, unknown> | undefined
     try {
       // A batch of one is a plain set.
-      if (entries.length === 1) await store.set(entries[0]!.key, entries[0]!.value, entries[0]!.ttl === undefined ? undefined : { ttl: entries[0]!.ttl })
+      if (entries.length === 1) await one(entries[0]!)
       else await setMany(store, entries)
-      for (const { landed } of writes) landed()
     } catch (e) {
-      for (const { failed } of writes) failed(e)
+      failures = new Map()
+      if (entries.length === 1) failures.set(entries[0]!.key, e)
+      // One entry the store refuses (larger than its maxBytes, not cloneable) fails the whole
+      // batch: each again on its own, so that only it fails, as without batches.
+      else for (const entry of entries) await one(entry).catch((again: unknown) => failures!.set(entry.key, again))
+    }
+    for (const { entry, landed, failed } of writes) {
+      if (failures?.has(entry.key)) failed(failures.get(entry.key))
+      else landed()
     }
   }
   return {
@@ -40,9 +58,18 @@ export function writeBatches(store: Store): WriteBatches {
       new Promise((landed, failed) => {
         if (batch === undefined) {
           batch = []
-          void write()
+          const done = (current = write().catch(() => {}))
+          unsettled.add(done)
+          void done.then(() => unsettled.delete(done))
         }
         batch.push({ entry, landed, failed })
+        const done = current
+        byKey.set(entry.key, done)
+        void done.then(() => byKey.get(entry.key) === done && byKey.delete(entry.key))
       }),
+    settled: async (key) => {
+      if (key === undefined) await Promise.all(unsettled)
+      else await byKey.get(key)
+    },
   }
 }

@@ -53,7 +53,7 @@ export interface StowageQueryPersisterOptions {
   readonly refetchOnRestore?: boolean | 'always'
   /** TanStack's `filters`: which queries are persisted. Defaults to all that use the persister. */
   readonly filters?: QueryFilters
-  /** Longest run of encoding before the page runs (ms): the queries TanStack writes after their fetches, and `persistManualUpdates`. Defaults to 8. */
+  /** Longest run of encoding or decoding before the page runs (ms): the queries TanStack writes after their fetches and restores, and `persistManualUpdates`. Defaults to 8. */
   readonly sliceMs?: number
 }
 

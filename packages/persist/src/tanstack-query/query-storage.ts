@@ -98,21 +98,30 @@ export function queryStorage(options: QueryStorageOptions, read: WeakMap<Uint8Ar
   }
   return {
     store,
-    getItem: async (key) => (await store.get(key)) ?? null,
+    // Reads, deletes and listings come after the writes asked for before them, still in a batch:
+    // a removal that lists the prefix before such a write lands would leave it behind.
+    getItem: async (key) => {
+      await writes.settled(key)
+      return (await store.get(key)) ?? null
+    },
     // TanStack writes each query on its own, a burst of them at once after a fetch: those asked for
     // in one task go in one batch (one IndexedDB transaction).
     setItem: (key, value) => writes.set({ key, value, ttl }),
     removeItem: async (key) => {
+      await writes.settled(key)
       await store.delete(key)
     },
     // This prefix's queries, and damaged records for TanStack to remove; never another's records,
     // which TanStack would read as queries (and remove, or fail on).
-    entries: async () =>
-      (await listed()).flatMap(({ key, bytes, found }) => {
+    entries: async () => {
+      await writes.settled()
+      return (await listed()).flatMap(({ key, bytes, found }) => {
         if (found.kind === 'own') read.set(bytes, found.query)
         return found.kind === 'own' || found.kind === 'damaged' ? [[key, bytes] as [string, Uint8Array]] : []
-      }),
+      })
+    },
     removeAll: async () => {
+      await writes.settled()
       const records = await listed()
       await deleteMany(
         store,
