@@ -15,13 +15,14 @@
 // distinct `repository`, `sender`, `issue` and `pull_request` objects of those payloads of 2–10 kB
 // of JSON. Both cycled to 5,000 queries. Bundles browser/persist-page.ts, prints Markdown and a
 // RESULT line.
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type BrowserContext, type Page } from 'playwright'
 import puppeteer from 'puppeteer-core'
 import { chromiumLaunchOptions } from '../../../tools/browsers/chromium.js'
 import type { PersistMethod, RestoreSample, SaveSample } from './browser/persist-page.js'
+import { folderBytes } from './folder-bytes.js'
 import { serveBundle } from './browser-page.js'
 import { smallQueries, webhookPayloads } from './real-data.js'
 
@@ -68,16 +69,6 @@ async function openPage(context: BrowserContext): Promise<Page> {
   await page.goto(url)
   await page.waitForFunction(() => typeof window.runPersistRestore === 'function')
   return page
-}
-
-function folderBytes(dir: string): number {
-  let n = 0
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name)
-    const s = statSync(path)
-    n += s.isDirectory() ? folderBytes(path) : s.size
-  }
-  return n
 }
 
 /** What the in-page runs need of a page: Playwright's and Puppeteer's pages both have it. */

@@ -5,10 +5,11 @@
 // `experimental_createQueryPersister` over idb-keyval as its docs build it (structured clone; the
 // default JSON serializer) against @stowage/persist's `createStowageQueryPersister` over
 // @stowage/idb. Bundles browser/query-persister-page.ts, prints Markdown and a RESULT line.
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { QueryPersisterMethod, QueryPersisterSample } from './browser/query-persister-page.js'
+import { folderBytes } from './folder-bytes.js'
 import { serveBundle, withPersistentFirefoxPage, withPersistentPage } from './browser-page.js'
 import { smallQueries, webhookPayloads } from './real-data.js'
 
@@ -30,15 +31,6 @@ const dataSets = [
 const { server, url } = await serveBundle('query-persister-page.ts')
 const samples = new Map<string, { save: QueryPersisterSample[]; restore: QueryPersisterSample[]; disk: number[] }>()
 
-function folderBytes(dir: string): number {
-  let n = 0
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name)
-    const s = statSync(path)
-    n += s.isDirectory() ? folderBytes(path) : s.size
-  }
-  return n
-}
 // The profile's IndexedDB folder (Chromium keeps it under Default/IndexedDB; Firefox, the origin's storage under storage/).
 const idbBytes = (profile: string) => folderBytes(firefox ? join(profile, 'storage') : join(profile, 'Default', 'IndexedDB'))
 // Runs `fn(arg)` in a page of a browser started over `profile`, closed after.
