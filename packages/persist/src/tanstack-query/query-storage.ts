@@ -68,8 +68,9 @@ function classify(codec: Codec, prefix: string, key: string, bytes: Uint8Array):
  * A TanStack Query `AsyncStorage` whose values are bytes (Stowage envelopes), for
  * `experimental_createQueryPersister` with {@link createQuerySerializer}'s `serialize` and
  * `deserialize`. Reads and writes one store entry per query (the writes asked for in one task land
- * in one batch: `setItem` resolves once its batch has); `entries()` (for `persisterGc` and
- * `restoreQueries`) reads the prefix's entries in one batch.
+ * in one batch: `setItem` resolves once its batch has; a read, delete or listing waits for the
+ * writes asked for before it); `entries()` (for `persisterGc` and `restoreQueries`) reads the
+ * prefix's entries in one batch.
  *
  * @param options - see {@link QueryStorageOptions}.
  * @returns a {@link QueryStorage}.
