@@ -157,3 +157,16 @@ export function withHeldNotices<T>(make: () => T): { made: T; deliver(): void } 
     globalThis.BroadcastChannel = Real
   }
 }
+
+/**
+ * The bytes under `key` once they have landed: TanStack's per-query persister writes in a task it
+ * schedules, then encodes and writes in tasks of its own (polls for up to 2 s).
+ */
+export async function landed(store: Store, key: string): Promise<Uint8Array> {
+  for (let i = 0; i < 200; i++) {
+    const bytes = await store.get(key)
+    if (bytes !== undefined) return bytes
+    await new Promise((r) => setTimeout(r, 10))
+  }
+  throw new Error(`nothing landed under ${key} in 2 s`)
+}

@@ -3,7 +3,7 @@ import { createCodec, MAGIC, StowageErrorCode, type Codec } from '@stowage/core'
 import { QueryClient } from '@tanstack/query-core'
 import { describe, expect, it, vi } from 'vitest'
 import { createQuerySerializer, createQueryStorage, createStowageQueryPersister } from '../src/tanstack-query/index.js'
-import { dbName, keysOf, recordingStore, richData } from './helpers.js'
+import { dbName, keysOf, landed, recordingStore, richData } from './helpers.js'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -16,10 +16,7 @@ describe('per-query persister', () => {
     const name = dbName()
     const first = createStowageQueryPersister({ dbName: name })
     await setup(first).fetchQuery({ queryKey: ['user', 7], queryFn: async () => richData(7) })
-    // TanStack writes after the queryFn, in a task it schedules; the persister encodes and writes
-    // in tasks of its own after that.
-    let bytes: Uint8Array | undefined
-    for (let i = 0; i < 200 && bytes === undefined; i++) bytes = await sleep(10).then(() => first.store.get('tanstack-query-["user",7]'))
+    const bytes = await landed(first.store, 'tanstack-query-["user",7]')
     expect(bytes).toBeInstanceOf(Uint8Array)
     expect(bytes![0]).toBe(MAGIC)
 
@@ -42,7 +39,7 @@ describe('per-query persister', () => {
     // A maxAge with room for a slow browser between the write and the first read (40 ms was not).
     const p = createStowageQueryPersister({ dbName: name, maxAge: 400 })
     await setup(p).fetchQuery({ queryKey: ['a'], queryFn: async () => 'old' })
-    await sleep(10)
+    await landed(p.store, 'tanstack-query-["a"]')
     expect(await p.retrieveQuery('["a"]')).toBe('old')
     await sleep(600)
     expect(await p.store.get('tanstack-query-["a"]')).toBeUndefined() // the store's own TTL
@@ -110,8 +107,7 @@ describe('per-query persister', () => {
     const name = dbName()
     const p = createStowageQueryPersister({ dbName: name })
     await setup(p).fetchQuery({ queryKey: ['a'], queryFn: async () => 'stored' })
-    await sleep(10)
-    const bytes = (await p.store.get('tanstack-query-["a"]'))!
+    const bytes = await landed(p.store, 'tanstack-query-["a"]')
     bytes[bytes.length - 1]! ^= 0xff
     await p.store.set('tanstack-query-["a"]', bytes)
     expect(await setup(createStowageQueryPersister({ dbName: name })).fetchQuery({ queryKey: ['a'], queryFn: async () => 'fetched' })).toBe('fetched')
