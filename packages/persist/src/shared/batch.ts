@@ -6,11 +6,16 @@ export function getMany(store: Store, keys: readonly string[]): Promise<Array<Ui
   return store.getMany ? store.getMany(keys) : Promise.all(keys.map((key) => store.get(key)))
 }
 
+/** Stores one entry, with its time to live. */
+export function setOne(store: Store, { key, value, ttl }: StoreEntry): Promise<void> {
+  return store.set(key, value, ttl === undefined ? undefined : { ttl })
+}
+
 /** Stores `entries`, in one batch where the store can. */
 export async function setMany(store: Store, entries: readonly StoreEntry[]): Promise<void> {
   if (entries.length === 0) return
   if (store.setMany) return store.setMany(entries)
-  for (const { key, value, ttl } of entries) await store.set(key, value, ttl === undefined ? undefined : { ttl })
+  for (const entry of entries) await setOne(store, entry)
 }
 
 /** Removes `keys`, in one batch where the store can. */

@@ -2,7 +2,7 @@
 // to the store together: those asked for in one task are written in one batch, in a later task.
 // IndexedDB pays per transaction: each write its own is what makes a burst of them slow.
 import type { Store, StoreEntry } from '@stowage/core'
-import { setMany } from './batch.js'
+import { setMany, setOne } from './batch.js'
 import { yieldToMain } from './yield-to-main.js'
 
 /** Writes gathered into batches: see {@link writeBatches}. */
@@ -23,49 +23,50 @@ export interface WriteBatches {
  * @returns the batches.
  */
 export function writeBatches(store: Store): WriteBatches {
-  let batch: Array<{ entry: StoreEntry; landed: () => void; failed: (e: unknown) => void }> | undefined
-  let current: Promise<void> = Promise.resolve()
+  type Write = { readonly entry: StoreEntry; landed(): void; failed(e: unknown): void }
+  // The batch still taking writes (until its task ends), and when it will have settled.
+  let open: { readonly writes: Write[]; readonly done: Promise<void> } | undefined
   // The batches not yet settled, and the latest of them holding each key.
   const unsettled = new Set<Promise<void>>()
   const byKey = new Map<string, Promise<void>>()
-  const one = async (entry: StoreEntry) => store.set(entry.key, entry.value, entry.ttl === undefined ? undefined : { ttl: entry.ttl })
-  const write = async () => {
+  const write = async (writes: Write[]) => {
     await yieldToMain()
-    const writes = batch!
-    batch = undefined
+    open = undefined
     // One key written twice in a batch: the later value, as one write after the other would leave.
-    const latest = new Map(writes.map(({ entry }) => [entry.key, entry]))
-    const entries = [...latest.values()]
+    const entries = [...new Map(writes.map(({ entry }) => [entry.key, entry])).values()]
     let failures: Map<string, unknown> | undefined
     try {
       // A batch of one is a plain set.
-      if (entries.length === 1) await one(entries[0]!)
+      if (entries.length === 1) await setOne(store, entries[0]!)
       else await setMany(store, entries)
     } catch (e) {
       failures = new Map()
       if (entries.length === 1) failures.set(entries[0]!.key, e)
       // One entry the store refuses (larger than its maxBytes, not cloneable) fails the whole
       // batch: each again on its own, so that only it fails, as without batches.
-      else for (const entry of entries) await one(entry).catch((again: unknown) => failures!.set(entry.key, again))
+      else for (const entry of entries) await setOne(store, entry).catch((again: unknown) => failures!.set(entry.key, again))
     }
     for (const { entry, landed, failed } of writes) {
       if (failures?.has(entry.key)) failed(failures.get(entry.key))
       else landed()
     }
   }
+  const begin = () => {
+    const writes: Write[] = []
+    const done = write(writes).catch(() => {})
+    unsettled.add(done)
+    void done.then(() => {
+      unsettled.delete(done)
+      for (const { entry } of writes) if (byKey.get(entry.key) === done) byKey.delete(entry.key)
+    })
+    return { writes, done }
+  }
   return {
     set: (entry) =>
       new Promise((landed, failed) => {
-        if (batch === undefined) {
-          batch = []
-          const done = (current = write().catch(() => {}))
-          unsettled.add(done)
-          void done.then(() => unsettled.delete(done))
-        }
-        batch.push({ entry, landed, failed })
-        const done = current
-        byKey.set(entry.key, done)
-        void done.then(() => byKey.get(entry.key) === done && byKey.delete(entry.key))
+        const batch = (open ??= begin())
+        batch.writes.push({ entry, landed, failed })
+        byKey.set(entry.key, batch.done)
       }),
     settled: async (key) => {
       if (key === undefined) await Promise.all(unsettled)
