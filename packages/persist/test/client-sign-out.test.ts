@@ -7,10 +7,9 @@ import { QueryClient } from '@tanstack/query-core'
 import { persistQueryClientRestore, persistQueryClientSave } from '@tanstack/query-persist-client-core'
 import { describe, expect, it } from 'vitest'
 import { createStowageClientPersister } from '../src/tanstack-query/index.js'
-import { dbName, keysOf, withMethod } from './helpers.js'
+import { dbName, keysOf, sleep, withMethod } from './helpers.js'
 
 const client = () => new QueryClient({ defaultOptions: { queries: { gcTime: Infinity, staleTime: Infinity } } })
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** User A's client, saved in a fresh database. */
 async function savedForA(name: string, count = 40): Promise<void> {

@@ -170,3 +170,37 @@ export async function landed(store: Store, key: string): Promise<Uint8Array> {
   }
   throw new Error(`nothing landed under ${key} in 2 s`)
 }
+
+/** Resolves after `ms` milliseconds. */
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+
+/** A name no other test uses: `what` and a random part. */
+export const unique = (what: string): string => `${what}-${Math.random().toString(36).slice(2)}`
+
+/** A promise and the function that resolves it. */
+export function deferred(): { promise: Promise<void>; resolve(): void } {
+  let resolve!: () => void
+  const promise = new Promise<void>((r) => (resolve = r))
+  return { promise, resolve }
+}
+
+/**
+ * Another tab's store over `inner` whose writes and deletes wait to be let through: its write is
+ * issued late (its task queue is busy), and so is its delete of it. `setReached` resolves once a
+ * write is asked for.
+ */
+export function lateTabStore(inner: Store): { store: Store; setReached: Promise<void>; releaseSet(): void; releaseDelete(): void } {
+  const [reached, setGate, deleteGate] = [deferred(), deferred(), deferred()]
+  const store = {
+    ...withMethod(inner, 'set', async (k, v, o) => {
+      reached.resolve()
+      await setGate.promise
+      return inner.set(k, v, o)
+    }),
+    delete: async (k: string) => {
+      await deleteGate.promise
+      return inner.delete(k)
+    },
+  }
+  return { store, setReached: reached.promise, releaseSet: setGate.resolve, releaseDelete: deleteGate.resolve }
+}

@@ -11,17 +11,10 @@ import { createIdbStore } from '@stowage/idb'
 import { dehydrate, hydrate, InfiniteQueryObserver, notifyManager, QueryClient } from '@tanstack/query-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createQueryStorage, createStowageQueryPersister } from '../src/tanstack-query/index.js'
-import { dbName, keysOf, withMethod } from './helpers.js'
+import { dbName, keysOf, lateTabStore, sleep, unique, withMethod } from './helpers.js'
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-const unique = (what: string) => `${what}-${Math.random().toString(36).slice(2)}`
 const backgroundTab = () => notifyManager.setScheduler((cb) => setTimeout(cb, 300))
 afterEach(() => notifyManager.setScheduler((cb) => setTimeout(cb, 0)))
-const deferred = () => {
-  let resolve!: () => void
-  const promise = new Promise<void>((r) => (resolve = r))
-  return { promise, resolve }
-}
 // The stored records of a prefix, as text (the owners they hold can be searched).
 const storedText = async (store: ReturnType<typeof createIdbStore>, prefix: string) => {
   const out: string[] = []
@@ -289,21 +282,8 @@ describe("data of the signed-out user that comes back after the sign-out", () =>
     const inner = createIdbStore({ dbName: dbName() })
     const prefix = unique('q')
     // Page 2 (A's other tab): its write is issued late (its task queue is busy), and so is its delete of it.
-    const setReached = deferred()
-    const setGate = deferred()
-    const deleteGate = deferred()
-    const page2Store = {
-      ...withMethod(inner, 'set', async (k, v, o) => {
-        setReached.resolve()
-        await setGate.promise
-        return inner.set(k, v, o)
-      }),
-      delete: async (k: string) => {
-        await deleteGate.promise
-        return inner.delete(k)
-      },
-    }
-    const page2 = createStowageQueryPersister({ store: page2Store, prefix })
+    const page2Store = lateTabStore(inner)
+    const page2 = createStowageQueryPersister({ store: page2Store.store, prefix })
     const qc2 = new QueryClient({ defaultOptions: { queries: { persister: page2.persisterFn, gcTime: Infinity } } })
     // Page 1, where A signs out and B signs in.
     const page1 = createStowageQueryPersister({ store: inner, prefix })
@@ -311,14 +291,14 @@ describe("data of the signed-out user that comes back after the sign-out", () =>
     page1.persistManualUpdates(qc1)
 
     await qc2.fetchQuery({ queryKey: ['inbox'], queryFn: async () => ({ owner: 'A', mail: 'secret' }) })
-    await setReached.promise // page 2's TanStack write is on its way
+    await page2Store.setReached // page 2's TanStack write is on its way
     await page1.removeClient() // A signs out in page 1: notice, delete
     await sleep(20) // page 2 heard the notice (stopped)
-    setGate.resolve() // page 2's write lands after the delete; its own delete of it is still to come
+    page2Store.releaseSet() // page 2's write lands after the delete; its own delete of it is still to come
     await sleep(20)
     await page1.restoreQueries(qc1) // B's session restores
     const handed = qc1.getQueryData(['inbox'])
-    deleteGate.resolve() // page 2 deletes its late write
+    page2Store.releaseDelete() // page 2 deletes its late write
     await sleep(100) // page 1's persistManualUpdates batch lands after it
     expect({ handed, stored: await storedText(inner, prefix) }).toStrictEqual({ handed: undefined, stored: '' })
   })

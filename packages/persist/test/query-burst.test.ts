@@ -8,9 +8,8 @@ import { describe, expect, it, vi } from 'vitest'
 import { slicedQueue } from '../src/shared/sliced-queue.js'
 import { writeBatches } from '../src/shared/write-batches.js'
 import { createStowageQueryPersister } from '../src/tanstack-query/index.js'
-import { keysOf, recordingStore, richData } from './helpers.js'
+import { keysOf, recordingStore, richData, sleep, unique } from './helpers.js'
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const setup = (persister: ReturnType<typeof createStowageQueryPersister>) =>
   new QueryClient({ defaultOptions: { queries: { persister: persister.persisterFn, staleTime: Infinity, gcTime: Infinity } } })
 const until = async (done: () => Promise<boolean>) => {
@@ -38,7 +37,7 @@ describe('a burst of queries through the per-query persister', () => {
 
   it("a query fetched just before a sign-out, still waiting for its slice when the removal ends, is not written", async () => {
     const store = createMemoryStore()
-    const prefix = `q-${Math.random().toString(36).slice(2)}`
+    const prefix = unique('q')
     const persister = createStowageQueryPersister({ store, prefix })
     await setup(persister).fetchQuery({ queryKey: ['inbox'], queryFn: async () => ({ owner: 'A' }) })
     // TanStack's write runs in a task it scheduled: by the end of this one, its encode is queued.

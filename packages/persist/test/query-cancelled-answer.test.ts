@@ -5,15 +5,8 @@ import { createIdbStore } from '@stowage/idb'
 import { QueryClient } from '@tanstack/query-core'
 import { expect, it } from 'vitest'
 import { createStowageQueryPersister } from '../src/tanstack-query/index.js'
-import { dbName, keysOf, withHeldNotices, withMethod } from './helpers.js'
+import { dbName, deferred, keysOf, lateTabStore, sleep, unique, withHeldNotices } from './helpers.js'
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-const unique = (what: string) => `${what}-${Math.random().toString(36).slice(2)}`
-const deferred = () => {
-  let resolve!: () => void
-  const promise = new Promise<void>((r) => (resolve = r))
-  return { promise, resolve }
-}
 const storedText = async (store: ReturnType<typeof createIdbStore>, prefix: string) => {
   const out: string[] = []
   for (const key of await keysOf(store, `${prefix}-`)) out.push(new TextDecoder().decode(await store.get(key)))
@@ -23,22 +16,9 @@ const storedText = async (store: ReturnType<typeof createIdbStore>, prefix: stri
 async function lateWriteRestored(cancelledFirst: boolean) {
   const inner = createIdbStore({ dbName: dbName() })
   const prefix = unique('q')
-  const setGate = deferred()
-  const setCalled = deferred()
-  const deleteGate = deferred()
-  const page2Store = {
-    ...withMethod(inner, 'set', async (k, v, o) => {
-      setCalled.resolve()
-      await setGate.promise
-      return inner.set(k, v, o)
-    }),
-    delete: async (k: string) => {
-      await deleteGate.promise
-      return inner.delete(k)
-    },
-  }
+  const page2Store = lateTabStore(inner)
   // Page 2 (another tab) hears page 1's notice only once its write is under way.
-  const { made: page2, deliver } = withHeldNotices(() => createStowageQueryPersister({ store: page2Store, prefix }))
+  const { made: page2, deliver } = withHeldNotices(() => createStowageQueryPersister({ store: page2Store.store, prefix }))
   const qc2 = new QueryClient({ defaultOptions: { queries: { persister: page2.persisterFn, gcTime: Infinity } } })
   const page1 = createStowageQueryPersister({ store: inner, prefix })
   const qc1 = new QueryClient({ defaultOptions: { queries: { persister: page1.persisterFn, staleTime: Infinity } } })
@@ -48,7 +28,7 @@ async function lateWriteRestored(cancelledFirst: boolean) {
   while (Date.now() < until);
   qc2.setQueryData(['inbox'], { owner: 'A', mail: 'secret' })
   const write = page2.persistQueryByKey(['inbox'], qc2)
-  await setCalled.promise
+  await page2Store.setReached
   deliver()
   await removal
   await sleep(20)
@@ -73,12 +53,12 @@ async function lateWriteRestored(cancelledFirst: boolean) {
     await sleep(10)
     expect(qc1.getQueryData(['inbox'])).toBeUndefined()
   }
-  setGate.resolve() // page 2's late write of A's answer lands
+  page2Store.releaseSet() // page 2's late write of A's answer lands
   await sleep(20)
   // B mounts the inbox again: TanStack's persisterFn restores page 2's record
   const handed = await qc1.fetchQuery({ queryKey: ['inbox'], queryFn: async () => ({ owner: 'B', mail: 'b' }) })
   qc1.setQueryData(['inbox'], (old: object | undefined) => old && { ...old, read: true })
-  deleteGate.resolve() // page 2 deletes its late write
+  page2Store.releaseDelete() // page 2 deletes its late write
   await write
   await sleep(100)
   return { handed, text: await storedText(inner, prefix) }

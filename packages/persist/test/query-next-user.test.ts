@@ -3,9 +3,8 @@
 import { InfiniteQueryObserver, QueryClient } from '@tanstack/query-core'
 import { describe, expect, it } from 'vitest'
 import { createStowageQueryPersister } from '../src/tanstack-query/index.js'
-import { dbName, keysOf } from './helpers.js'
+import { dbName, keysOf, sleep } from './helpers.js'
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const stored = async (p: ReturnType<typeof createStowageQueryPersister>, key: unknown[]) => {
   const qc = new QueryClient()
   await p.restoreQueries(qc, { queryKey: key, exact: true })

@@ -3,9 +3,8 @@ import { createCodec, MAGIC, StowageErrorCode, type Codec } from '@stowage/core'
 import { QueryClient } from '@tanstack/query-core'
 import { describe, expect, it, vi } from 'vitest'
 import { createQuerySerializer, createQueryStorage, createStowageQueryPersister } from '../src/tanstack-query/index.js'
-import { dbName, keysOf, landed, recordingStore, richData } from './helpers.js'
+import { dbName, keysOf, landed, recordingStore, richData, sleep } from './helpers.js'
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 function setup(persister: ReturnType<typeof createStowageQueryPersister>) {
   return new QueryClient({ defaultOptions: { queries: { persister: persister.persisterFn, staleTime: Infinity, gcTime: Infinity } } })

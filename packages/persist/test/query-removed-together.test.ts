@@ -5,10 +5,8 @@ import { createIdbStore } from '@stowage/idb'
 import { dehydrate, hydrate, QueryClient } from '@tanstack/query-core'
 import { describe, expect, it } from 'vitest'
 import { createStowageQueryPersister } from '../src/tanstack-query/index.js'
-import { dbName, keysOf } from './helpers.js'
+import { dbName, keysOf, sleep, unique } from './helpers.js'
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-const unique = (what: string) => `${what}-${Math.random().toString(36).slice(2)}`
 const storedText = async (store: ReturnType<typeof createIdbStore>, prefix: string) => {
   const out: string[] = []
   for (const key of await keysOf(store, `${prefix}-`)) out.push(new TextDecoder().decode(await store.get(key)))

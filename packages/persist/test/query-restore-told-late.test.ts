@@ -4,12 +4,11 @@ import { createCodec, createMemoryStore, type Codec } from '@stowage/core'
 import { QueryClient } from '@tanstack/query-core'
 import { expect, it } from 'vitest'
 import { createStowageQueryPersister } from '../src/tanstack-query/index.js'
-import { withHeldNotices } from './helpers.js'
+import { sleep, unique, withHeldNotices } from './helpers.js'
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 it("another page's sign-out told while A's record waits for its decode slice: the restore hands nothing over", async () => {
-  const prefix = `q-${Math.random().toString(36).slice(2)}`
+  const prefix = unique('q')
   const store = createMemoryStore()
   // A's query, written by an earlier page.
   const writer = withHeldNotices(() => createStowageQueryPersister({ store, prefix })).made // a page long gone: hears nothing

@@ -7,10 +7,8 @@ import { createIdbStore } from '@stowage/idb'
 import { QueryClient } from '@tanstack/query-core'
 import { expect, it } from 'vitest'
 import { createStowageQueryPersister, type StowageQueryPersister } from '../src/tanstack-query/index.js'
-import { dbName } from './helpers.js'
+import { dbName, sleep, unique } from './helpers.js'
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-const unique = (what: string) => `${what}-${Math.random().toString(36).slice(2)}`
 
 // `inner` until the page goes away (a reload): then nothing more it asks of the store happens.
 function pageStore(inner: Store): Store & { leave(): void } {

@@ -4,10 +4,8 @@ import { createIdbStore } from '@stowage/idb'
 import { QueryClient } from '@tanstack/query-core'
 import { expect, it } from 'vitest'
 import { createStowageQueryPersister } from '../src/tanstack-query/index.js'
-import { dbName, keysOf, withMethod } from './helpers.js'
+import { dbName, keysOf, sleep, unique, withMethod } from './helpers.js'
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-const unique = (what: string) => `${what}-${Math.random().toString(36).slice(2)}`
 const storedText = async (store: ReturnType<typeof createIdbStore>, prefix: string) => {
   const out: string[] = []
   for (const key of await keysOf(store, `${prefix}-`)) out.push(new TextDecoder().decode(await store.get(key)))

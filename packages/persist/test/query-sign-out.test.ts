@@ -6,9 +6,8 @@ import { QueryClient, QueryObserver } from '@tanstack/query-core'
 import { persistQueryClientRestore, persistQueryClientSave } from '@tanstack/query-persist-client-core'
 import { describe, expect, it, vi } from 'vitest'
 import { createQueryStorage, createStowageClientPersister, createStowageQueryPersister } from '../src/tanstack-query/index.js'
-import { dbName, keysOf, withMethod } from './helpers.js'
+import { dbName, keysOf, sleep, withMethod } from './helpers.js'
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** A database holding a client the whole-client persister saved (default key) and a per-query persister over it (default prefix). */
 async function both() {

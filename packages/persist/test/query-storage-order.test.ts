@@ -4,9 +4,8 @@
 import { createIdbStore } from '@stowage/idb'
 import { expect, it } from 'vitest'
 import { createQueryStorage } from '../src/tanstack-query/index.js'
-import { dbName, keysOf } from './helpers.js'
+import { dbName, keysOf, sleep } from './helpers.js'
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 it('a delete, a read and a listing asked for after a write come after it', async () => {
   const store = createIdbStore({ dbName: dbName() })

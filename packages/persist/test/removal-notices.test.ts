@@ -8,16 +8,9 @@ import { persistQueryClientRestore, persistQueryClientSave } from '@tanstack/que
 import { describe, expect, it } from 'vitest'
 import { createMemoryStore } from '@stowage/core'
 import { createQueryStorage, createStowageClientPersister, createStowageQueryPersister } from '../src/tanstack-query/index.js'
-import { dbName, keysOf, withMethod } from './helpers.js'
+import { dbName, deferred, keysOf, sleep, unique, withMethod } from './helpers.js'
 
 const client = () => new QueryClient({ defaultOptions: { queries: { gcTime: Infinity, staleTime: Infinity } } })
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-const unique = (what: string) => `${what}-${Math.random().toString(36).slice(2)}`
-const deferred = () => {
-  let resolve!: () => void
-  const promise = new Promise<void>((r) => (resolve = r))
-  return { promise, resolve }
-}
 const uniqueKey = () => `client-${Math.random().toString(36).slice(2)}`
 
 async function ownersIn(name: string, key: string): Promise<string[]> {

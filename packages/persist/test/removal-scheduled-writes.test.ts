@@ -9,10 +9,8 @@ import { createIdbStore } from '@stowage/idb'
 import { notifyManager, QueryClient } from '@tanstack/query-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createQueryStorage, createStowageQueryPersister } from '../src/tanstack-query/index.js'
-import { dbName, keysOf, withMethod } from './helpers.js'
+import { dbName, keysOf, sleep, unique, withMethod } from './helpers.js'
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-const unique = (what: string) => `${what}-${Math.random().toString(36).slice(2)}`
 // A background tab: TanStack's scheduled callbacks (setTimeout 0) run at its next timer wake-up.
 const backgroundTab = () => notifyManager.setScheduler((cb) => setTimeout(cb, 300))
 afterEach(() => notifyManager.setScheduler((cb) => setTimeout(cb, 0)))

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { persist } from 'zustand/middleware'
 import { createStore } from 'zustand/vanilla'
 import { createStowageStorage, PERSIST_CODEC_OPTIONS } from '../src/zustand/index.js'
-import { dbName, withMethod } from './helpers.js'
+import { dbName, sleep, withMethod } from './helpers.js'
 
 interface Cart {
   items: Map<string, number>
@@ -30,7 +30,6 @@ function cartStore(name: string, options: { version?: number; migrate?: (s: unkn
 }
 
 const hydrated = (store: ReturnType<typeof cartStore>) => new Promise<void>((resolve) => (store.persist.hasHydrated() ? resolve() : store.persist.onFinishHydration(() => resolve())))
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const zcodec = createCodec(PERSIST_CODEC_OPTIONS)
 
 describe('zustand storage', () => {
