@@ -24,7 +24,7 @@ import { chromiumLaunchOptions } from '../../../tools/browsers/chromium.js'
 import type { PersistMethod, RestoreSample, SaveSample } from './browser/persist-page.js'
 import { folderBytes } from './folder-bytes.js'
 import { serveBundle } from './browser-page.js'
-import { smallQueries, webhookPayloads } from './real-data.js'
+import { appStateSets } from './real-data.js'
 
 const QUERIES = Number(process.env.PERSIST_QUERIES ?? 5000)
 // PERSIST_SETTLE_MS: after a reload, the restore starts this long after the page has loaded (0 by
@@ -44,10 +44,7 @@ const allMethods: Array<[PersistMethod, string]> = [
 const picked = (process.env.PERSIST_METHODS ?? 'json,clone,stowage').split(',')
 const methods = allMethods.filter(([m]) => picked.includes(m))
 
-const dataSets: Array<{ name: string; values: unknown[] }> = [
-  { name: 'webhook payloads (329, 0.9–27 kB)', values: webhookPayloads() },
-  { name: 'small queries (90 distinct sub-objects, 2.2–6.5 kB)', values: smallQueries() },
-].filter((_, i) => (process.env.PERSIST_SETS ?? '0,1').split(',').includes(String(i)))
+const dataSets = appStateSets().filter((_, i) => (process.env.PERSIST_SETS ?? '0,1').split(',').includes(String(i)))
 const jsonMb = (values: unknown[]) => {
   let n = 0
   for (let i = 0; i < QUERIES; i++) n += JSON.stringify(values[i % values.length]).length

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import type { QueryPersisterMethod, QueryPersisterSample } from './browser/query-persister-page.js'
 import { folderBytes } from './folder-bytes.js'
 import { serveBundle, withPersistentFirefoxPage, withPersistentPage } from './browser-page.js'
-import { smallQueries, webhookPayloads } from './real-data.js'
+import { appStateSets } from './real-data.js'
 
 const QUERIES = Number(process.env.QP_QUERIES ?? 5000)
 // `--browser firefox`: Debian's firefox-esr instead of Chromium.
@@ -23,10 +23,7 @@ const methods: Array<[QueryPersisterMethod, string]> = [
   ['stowage', '@stowage/persist createStowageQueryPersister'],
   ['stowage-deflated', '@stowage/persist createStowageQueryPersister, entries deflated from 1 KiB'],
 ]
-const dataSets = [
-  { name: 'small queries (90 distinct sub-objects, 2.2–6.5 kB)', values: smallQueries() },
-  { name: 'webhook payloads (329, 0.9–27 kB)', values: webhookPayloads() },
-].filter((_, i) => (process.env.QP_SETS ?? '0,1').split(',').includes(String(i)))
+const dataSets = appStateSets().filter((_, i) => (process.env.QP_SETS ?? '0,1').split(',').includes(String(i)))
 
 const { server, url } = await serveBundle('query-persister-page.ts')
 const samples = new Map<string, { save: QueryPersisterSample[]; restore: QueryPersisterSample[]; disk: number[] }>()

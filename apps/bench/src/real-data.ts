@@ -57,6 +57,17 @@ export function smallQueries(): unknown[] {
 }
 
 /**
+ * The data of the persister benches, named as their tables name them: the webhook payloads, and
+ * small queries (their distinct sub-objects of 2–10 kB of JSON).
+ */
+export function appStateSets(): Array<{ name: string; values: unknown[] }> {
+  return [
+    { name: 'webhook payloads (329, 0.9–27 kB)', values: webhookPayloads() },
+    { name: 'small queries (90 distinct sub-objects, 2.2–6.5 kB)', values: smallQueries() },
+  ]
+}
+
+/**
  * 5,000 small queries as a TanStack Query client dehydrates them, in arrays of 135 (about the
  * 512 KiB segments @stowage/persist stores): 38 values.
  */
