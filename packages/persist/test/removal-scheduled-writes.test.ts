@@ -9,7 +9,7 @@ import { createIdbStore } from '@stowage/idb'
 import { notifyManager, QueryClient } from '@tanstack/query-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createQueryStorage, createStowageQueryPersister } from '../src/tanstack-query/index.js'
-import { dbName, keysOf, sleep, unique, withMethod } from './helpers.js'
+import { dbName, deferred, keysOf, sleep, unique, withMethod } from './helpers.js'
 
 // A background tab: TanStack's scheduled callbacks (setTimeout 0) run at its next timer wake-up.
 const backgroundTab = () => notifyManager.setScheduler((cb) => setTimeout(cb, 300))
@@ -54,10 +54,12 @@ describe("a notice and this tab's clock", () => {
     const gate = new Promise<void>((r) => (release = r))
     let underWay!: () => void
     const started = new Promise<void>((r) => (underWay = r))
+    const written = deferred()
     const slow = withMethod(inner, 'set', async (k, v, o) => {
       underWay()
       await gate
       await inner.set(k, v, o)
+      written.resolve()
     })
     const page2 = createStowageQueryPersister({ store: slow, prefix })
     const qc = new QueryClient({ defaultOptions: { queries: { persister: page2.persisterFn, gcTime: Infinity } } })
@@ -69,7 +71,8 @@ describe("a notice and this tab's clock", () => {
     Date.now = () => now() - 2000 // NTP (or the user) steps the clock back
     try {
       release()
-      await sleep(50) // page 2's write lands after the delete; the notice comes after it
+      await written.promise // page 2's write lands after the delete; the notice comes after it
+      await sleep(20)
       const tab1 = new BroadcastChannel(`stowage-persist-queries:${prefix}`)
       tab1.postMessage({ removal: '1', at })
       await sleep(100)
