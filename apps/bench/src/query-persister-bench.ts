@@ -17,12 +17,14 @@ const QUERIES = Number(process.env.QP_QUERIES ?? 5000)
 // `--browser firefox`: Debian's firefox-esr instead of Chromium.
 const firefox = process.argv.includes('--browser') && process.argv[process.argv.indexOf('--browser') + 1] === 'firefox'
 const ROUNDS = Number(process.env.QP_ROUNDS ?? 5)
-const methods: Array<[QueryPersisterMethod, string]> = [
+const allMethods: Array<[QueryPersisterMethod, string]> = [
   ['clone', 'idb-keyval structured clone (TanStack docs)'],
   ['json', 'idb-keyval, the default JSON serializer'],
   ['stowage', '@stowage/persist createStowageQueryPersister'],
   ['stowage-deflated', '@stowage/persist createStowageQueryPersister, entries deflated from 1 KiB'],
 ]
+// QP_METHODS=stowage,clone: a probe of some methods only (the table's ratios need clone, json and stowage).
+const methods = allMethods.filter(([m]) => (process.env.QP_METHODS ?? m).split(',').includes(m))
 const dataSets = appStateSets().filter((_, i) => (process.env.QP_SETS ?? '0,1').split(',').includes(String(i)))
 
 const { server, url } = await serveBundle('query-persister-page.ts')
@@ -61,6 +63,7 @@ try {
         cell.disk.push(disk)
         cell.save.push(save)
         cell.restore.push(restore)
+        process.stderr.write(`  save ${save.ms.toFixed(0)} ms (burst ${save.burstMs.toFixed(0)} / ${save.burstTaskMs.toFixed(0)}, longest after ${save.longestTaskMs.toFixed(0)}); restore ${restore.ms.toFixed(0)} ms (burst ${restore.burstMs.toFixed(0)} / ${restore.burstTaskMs.toFixed(0)}, longest after ${restore.longestTaskMs.toFixed(0)})\n`)
         samples.set(`${set} ${method}`, cell)
       }
     }
@@ -71,18 +74,18 @@ try {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
 const lines = [
-  `${version} (headless, Debian build), a profile on disk. ${QUERIES.toLocaleString('en')} queries (the data cycled), each persisted in an entry of its own by the per-query persister; every sample saves in a browser, closes it, and restores in a new browser over the same profile, its page asking for every query at once (\`fetchQuery\` of each in one task, as a first screen mounting its components), each restored from its entry when first fetched. Save: from the first fetch to the last entry written. Longest task: the page's one task of ${QUERIES.toLocaleString('en')} \`fetchQuery\` calls apart, which is timed on its own (\"burst\": TanStack's work, and what a persister does at once in it). On disk: the profile's IndexedDB folder after the save (a profile per sample). Medians of ${ROUNDS} samples, the method order rotated; ratios against the structured clone.`,
+  `${version} (headless, Debian build), a profile on disk. ${QUERIES.toLocaleString('en')} queries (the data cycled), each persisted in an entry of its own by the per-query persister; every sample saves in a browser, closes it, and restores in a new browser over the same profile, its page asking for every query at once (\`fetchQuery\` of each in one task, as a first screen mounting its components), each restored from its entry when first fetched. Save: from the first fetch to the last entry written. Longest task: the longest after the page's one task of ${QUERIES.toLocaleString('en')} \`fetchQuery\` calls, which is timed on its own (\"burst\": its synchronous part, TanStack's work and what a persister does at once in it; and its whole task, with the promise callbacks run at its end). On disk: the profile's IndexedDB folder after the save (a profile per sample). Medians of ${ROUNDS} samples, the method order rotated; ratios against the structured clone.`,
 ]
 const targets: Array<[string, number, boolean]> = []
 for (const [set, { name }] of dataSets.entries()) {
   const med = (m: QueryPersisterMethod, what: 'save' | 'restore', field: 'ms' | 'longestTaskMs') => median(samples.get(`${set} ${m}`)![what].map((s) => s[field]))
   const worst = (m: QueryPersisterMethod, what: 'save' | 'restore') => Math.max(...samples.get(`${set} ${m}`)![what].map((s) => s.longestTaskMs))
-  lines.push('', `#### ${name}`, '', '| persister | on disk | ×JSON | save ms | ×clone | ×JSON | longest task while saving (median / worst) | restore ms | ×clone | ×JSON | longest task while restoring (median / worst) | burst ms, save / restore |', '|---|---|---|---|---|---|---|---|---|---|---|---|')
+  lines.push('', `#### ${name}`, '', '| persister | on disk | ×JSON | save ms | ×clone | ×JSON | longest task while saving (median / worst) | restore ms | ×clone | ×JSON | longest task while restoring (median / worst) | burst ms, synchronous part / whole task: save; restore |', '|---|---|---|---|---|---|---|---|---|---|---|---|')
   for (const [m, label] of methods) {
     const cells = (['save', 'restore'] as const).map((w) => `${med(m, w, 'ms').toFixed(1)} | ${(med(m, w, 'ms') / med('clone', w, 'ms')).toFixed(2)} | ${(med(m, w, 'ms') / med('json', w, 'ms')).toFixed(2)} | ${med(m, w, 'longestTaskMs').toFixed(1)} / ${worst(m, w).toFixed(1)}`)
     const disk = (x: QueryPersisterMethod) => median(samples.get(`${set} ${x}`)!.disk)
-    const burst = (w: 'save' | 'restore') => median(samples.get(`${set} ${m}`)![w].map((x) => x.burstMs)).toFixed(1)
-    lines.push(`| ${label} | ${(disk(m) / 1e6).toFixed(1)} MB | ${(disk(m) / disk('json')).toFixed(2)} | ${cells.join(' | ')} | ${burst('save')} / ${burst('restore')} |`)
+    const burst = (w: 'save' | 'restore') => ['burstMs', 'burstTaskMs'].map((f) => median(samples.get(`${set} ${m}`)![w].map((x) => x[f as 'burstMs' | 'burstTaskMs'])).toFixed(1)).join(' / ')
+    lines.push(`| ${label} | ${(disk(m) / 1e6).toFixed(1)} MB | ${(disk(m) / disk('json')).toFixed(2)} | ${cells.join(' | ')} | ${burst('save')}; ${burst('restore')} |`)
   }
   // The restore's target: the structured clone in Chromium, the JSON persister in Firefox (issue 18).
   const base = firefox ? 'json' : 'clone'

@@ -54,7 +54,7 @@ export class PlainIdbStore implements Backend {
   }
 
   async getMany(keys: readonly string[]): Promise<Array<Uint8Array | undefined>> {
-    const rows = await run('getMany', () => Promise.all(keys.map((key) => this.reads.get(key))))
+    const rows = await run('getMany', () => this.reads.getAll(keys))
     return rows.map((row) => this.live(row))
   }
 
@@ -161,6 +161,8 @@ export class PlainIdbStore implements Backend {
   /** Writes pending access times (unless `flush` is false) and closes the connection. */
   async close(flush = true): Promise<void> {
     if (flush) await this.budget.flush().catch(() => {})
+    // Reads still waiting for a later task are asked for before the connection closes (it waits for them).
+    this.reads.askWaiting()
     this.db.close()
   }
 

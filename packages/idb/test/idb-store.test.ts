@@ -3,6 +3,7 @@ import { describeStoreContract } from '@stowage/store-contract'
 import { openDB } from 'idb'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createIdbStore, type IdbStoreEvents } from '../src/index.js'
+import { READS_PER_TASK } from '../src/shared-reads.js'
 
 const dbName = () => `stowage-test-${Math.random().toString(36).slice(2)}`
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -234,27 +235,118 @@ describe('indexeddb store', () => {
     await store.close()
   })
 
-  it('reads asked for in one task share one read-only transaction, each with its own answer', async () => {
-    const store = createIdbStore({ dbName: dbName() })
-    const keys = Array.from({ length: 200 }, (_, i) => `k${i}`)
-    await store.setMany(keys.map((key, i) => ({ key, value: new Uint8Array([i & 255, i >> 8]) })))
+  // Notes the mode of each transaction made and how many reads had been asked for when it was, until the test ends.
+  function countRequests() {
     const modes: string[] = []
+    const getsBefore: number[] = []
+    let gets = 0
     const transaction = IDBDatabase.prototype.transaction
+    const get = IDBObjectStore.prototype.get
     IDBDatabase.prototype.transaction = function (this: IDBDatabase, ...args: Parameters<IDBDatabase['transaction']>) {
       modes.push(args[1] ?? 'readonly')
+      getsBefore.push(gets)
       return transaction.apply(this, args)
     } as IDBDatabase['transaction']
-    restores.push(() => (IDBDatabase.prototype.transaction = transaction))
+    IDBObjectStore.prototype.get = function (this: IDBObjectStore, query: IDBValidKey | IDBKeyRange) {
+      gets++
+      return get.call(this, query)
+    }
+    restores.push(() => {
+      IDBDatabase.prototype.transaction = transaction
+      IDBObjectStore.prototype.get = get
+    })
+    return { modes, getsBefore }
+  }
+
+  it('reads asked for in one task share one read-only transaction, each with its own answer', async () => {
+    const store = createIdbStore({ dbName: dbName() })
+    const keys = Array.from({ length: 100 }, (_, i) => `k${i}`)
+    await store.setMany(keys.map((key, i) => ({ key, value: new Uint8Array([i & 255, i >> 8]) })))
+    const { modes } = countRequests()
     const got = await Promise.all([...keys.map((key) => store.get(key)), store.get('missing'), store.getMany(keys.slice(0, 3))])
     expect(modes).toStrictEqual(['readonly'])
     keys.forEach((_, i) => expect(got[i]).toStrictEqual(new Uint8Array([i & 255, i >> 8])))
-    expect(got[200]).toBeUndefined()
-    expect(got[201]).toStrictEqual(keys.slice(0, 3).map((_, i) => new Uint8Array([i, 0])))
+    expect(got[100]).toBeUndefined()
+    expect(got[101]).toStrictEqual(keys.slice(0, 3).map((_, i) => new Uint8Array([i, 0])))
     // A read in a later task: a transaction of its own.
     await sleep(0)
     expect(await store.get('k5')).toStrictEqual(new Uint8Array([5, 0]))
     expect(modes).toStrictEqual(['readonly', 'readonly'])
     await store.close()
+  })
+
+  it(`asks for ${READS_PER_TASK} reads in a task at most, the rest in later tasks; a getMany in one transaction however large`, async () => {
+    const store = createIdbStore({ dbName: dbName() })
+    const keys = Array.from({ length: 2 * READS_PER_TASK + 10 }, (_, i) => `k${i}`)
+    await store.setMany(keys.map((key, i) => ({ key, value: new Uint8Array([i & 255, i >> 8]) })))
+    await store.get('k0') // the database is open: what follows asks at once
+    await sleep(0) // and in a task of its own (the read's transaction has ended)
+    const { modes, getsBefore } = countRequests()
+    const got = await Promise.all(keys.map((key) => store.get(key)))
+    got.forEach((v, i) => expect(v).toStrictEqual(new Uint8Array([i & 255, i >> 8])))
+    // This task's transaction took READS_PER_TASK reads; the others waited for later tasks, READS_PER_TASK each.
+    expect(modes).toStrictEqual(['readonly', 'readonly', 'readonly'])
+    // (getsBefore[0]: a try on the earlier read's ended transaction, 1, or none.)
+    expect(getsBefore.map((n) => n - getsBefore[0]!)).toStrictEqual([0, READS_PER_TASK, 2 * READS_PER_TASK])
+    // A getMany is one snapshot: one transaction, all its reads at once.
+    await sleep(0)
+    const many = await store.getMany(keys)
+    many.forEach((v, i) => expect(v).toStrictEqual(new Uint8Array([i & 255, i >> 8])))
+    expect(modes).toStrictEqual(['readonly', 'readonly', 'readonly', 'readonly'])
+    await store.close()
+  })
+
+  it('reads waiting for a later task are asked for before a write begins, and do not see it; reads asked for after it do', async () => {
+    for (const maxBytes of [undefined, 1_000_000]) {
+      const name = dbName()
+      const [store, other] = [createIdbStore({ dbName: name, maxBytes }), createIdbStore({ dbName: name, maxBytes })]
+      const keys = Array.from({ length: READS_PER_TASK + 2 }, (_, i) => `k${i}`)
+      await store.setMany(keys.map((key) => ({ key, value: new Uint8Array([1]) })))
+      await Promise.all([store.get('k0'), other.get('k0')])
+      const before = keys.map((key) => store.get(key))
+      // The last two wait; a write by another store of the page (another connection) begins.
+      const write = other.setMany(keys.map((key) => ({ key, value: new Uint8Array([2]) })))
+      const after = store.get(keys.at(-1)!)
+      await write
+      expect((await Promise.all(before)).map((v) => v![0])).toStrictEqual(keys.map(() => 1))
+      expect(await after).toStrictEqual(new Uint8Array([2]))
+      await Promise.all([store.close(), other.close()])
+    }
+  })
+
+  it('calls made while the database opens go on in the order they came, a slice of them a task', async () => {
+    const name = dbName()
+    const writer = createIdbStore({ dbName: name })
+    const keys = Array.from({ length: 2 * READS_PER_TASK + 50 }, (_, i) => `k${i}`)
+    await writer.setMany(keys.map((key) => ({ key, value: new Uint8Array([1]) })))
+    await writer.close()
+    const store = createIdbStore({ dbName: name })
+    const { modes, getsBefore } = countRequests()
+    // Every call before the database has opened: reads, a write of every key, reads again.
+    const before = keys.map((key) => store.get(key))
+    const write = store.setMany(keys.map((key) => ({ key, value: new Uint8Array([2]) })))
+    const after = keys.slice(0, 3).map((key) => store.get(key))
+    expect((await Promise.all(before)).map((v) => v![0])).toStrictEqual(keys.map(() => 1))
+    await write
+    expect((await Promise.all(after)).map((v) => v![0])).toStrictEqual([2, 2, 2])
+    // The reads before the write: READS_PER_TASK a transaction, the last of them asked for just before the write began.
+    expect(modes.slice(0, 4)).toStrictEqual(['readonly', 'readonly', 'readonly', 'readwrite'])
+    // (Each count may hold one try on the ended transaction of the task before, as in WebKit.)
+    const [first, second, third, writing] = getsBefore.map((n) => n - getsBefore[0]!)
+    expect([second! - first!, third! - second!].map((n) => n - READS_PER_TASK)).toSatisfy((extra: number[]) => extra.every((n) => n === 0 || n === 1))
+    expect(writing! - third!).toBeGreaterThanOrEqual(keys.length - 2 * READS_PER_TASK)
+    await store.close()
+  })
+
+  it('reads waiting for a later task when the store closes are answered', async () => {
+    const store = createIdbStore({ dbName: dbName() })
+    const keys = Array.from({ length: READS_PER_TASK + 5 }, (_, i) => `k${i}`)
+    await store.setMany(keys.map((key, i) => ({ key, value: new Uint8Array([i & 255]) })))
+    await store.get('k0')
+    const reads = keys.map((key) => store.get(key))
+    const closed = store.close()
+    expect((await Promise.all(reads)).map((v) => v![0])).toStrictEqual(keys.map((_, i) => i & 255))
+    await closed
   })
 
   it('a read asked for after a write in the same task sees it; one asked for before does not', async () => {
