@@ -95,7 +95,7 @@ for (const [set, { name }] of dataSets.entries()) {
   targets.push([`${firefox ? 'Firefox, ' : ''}per-query persister after a real reload, ${name}: save ≤ 1.0× the JSON persister`, save, save <= 1])
   for (const w of ['save', 'restore'] as const) {
     const worstTask = worst('stowage', w)
-    targets.push([`${firefox ? 'Firefox, ' : ''}per-query persister after a real reload, ${name}: longest task while the persister ${w === 'save' ? 'saves' : 'restores'} ≤ 50 ms (worst round; the burst of fetchQuery calls apart)`, worstTask, worstTask <= 50])
+    targets.push([`${firefox ? 'Firefox, ' : ''}per-query persister after a real reload, ${name}: longest task while the persister ${w === 'save' ? 'saves' : 'restores'} ≤ 50 ms (worst round; after the task of the burst of fetchQuery calls, timed apart)`, worstTask, worstTask <= 50])
   }
 }
 console.log(lines.join('\n'))
