@@ -3,6 +3,7 @@
 // and last-access times written in batches, so that reads stay read-only transactions. Without a
 // budget no total is kept and nothing of this runs but the quota eviction.
 import type { Db, Row, StoreNames, Tx } from './records.js'
+import { beginWrite } from './shared-reads.js'
 
 const BYTES = 'bytes'
 // Read access times are written in batches, not on each read.
@@ -86,6 +87,7 @@ export class ByteBudget {
    * @returns the evicted keys.
    */
   async evictForQuota(): Promise<string[]> {
+    beginWrite()
     const tx = this.db.transaction([this.names.entries, this.names.meta], 'readwrite') as unknown as Tx
     const total = ((await tx.objectStore(this.names.meta).get(BYTES)) as number | undefined) ?? 0
     const target = Math.max(1, total * QUOTA_EVICT_SHARE)
@@ -120,6 +122,7 @@ export class ByteBudget {
     if (this.touched.size === 0) return
     const touched = [...this.touched]
     this.touched.clear()
+    beginWrite()
     const tx = this.db.transaction(this.names.entries, 'readwrite')
     for (const [key, at] of touched) {
       const row = (await tx.store.get(key)) as Row | undefined

@@ -2,7 +2,6 @@
 // database on first use, falls back to memory, and hands each call to the backend in use (the
 // plain store over IndexedDB, plain-idb-store.ts, or the memory store).
 import { checkOptionNames, checkStoreEntry as checkEntry, checkStoreKey as checkKey, createMemoryStore, Emitter, StowageError, StowageErrorCode, type Store, type StoreEntry, type StoreSetOptions } from '@stowage/core'
-import { inLaterTask } from './later-task.js'
 import { openDatabase } from './open-database.js'
 import { memoryBackend, type Backend } from './backend.js'
 import type { IdbStoreEvents } from './events.js'
@@ -60,8 +59,6 @@ export const DEFAULT_PERSIST_TIMEOUT = 5000
 export const DEFAULT_IDB_SWEEP_INTERVAL = 60_000
 
 const META_SUFFIX = ':meta'
-// Keys of the calls that waited for the database to open, handed it per task.
-const KEYS_PER_TASK = 128
 // How long after opening the first sweep waits, so that it never runs before the first reads.
 const SWEEP_AFTER_OPEN = 1000
 
@@ -74,8 +71,7 @@ function invalid(message: string): StowageError {
 // blocked, reopens after another tab or the browser closed the connection, and sweeps on a timer.
 class LazyIdbStore implements IdbStore {
   readonly name = 'indexeddb'
-  private opening: Promise<void> | undefined
-  private readonly waiters: Array<{ keys: number; resolve: (backend: Backend) => void; reject: (error: unknown) => void }> = []
+  private opening: Promise<Backend> | undefined
   private current: Backend | undefined
   private closed = false
   private readonly events = new Emitter<IdbStoreEvents>()
@@ -122,17 +118,17 @@ class LazyIdbStore implements IdbStore {
 
   async getMany(keys: readonly string[]): Promise<Array<Uint8Array | undefined>> {
     keys.forEach(checkKey)
-    return (await this.ready(keys.length)).getMany(keys)
+    return (await this.ready()).getMany(keys)
   }
 
   async setMany(entries: readonly StoreEntry[]): Promise<void> {
     for (const { key, value, ttl } of entries) checkEntry(key, value, ttl)
-    return (await this.ready(entries.length)).setMany(entries)
+    return (await this.ready()).setMany(entries)
   }
 
   async deleteMany(keys: readonly string[]): Promise<number> {
     keys.forEach(checkKey)
-    return (await this.ready(keys.length)).deleteMany(keys)
+    return (await this.ready()).deleteMany(keys)
   }
 
   async clear(prefix: string): Promise<void> {
@@ -147,8 +143,6 @@ class LazyIdbStore implements IdbStore {
     if (this.closed) return
     this.closed = true
     clearInterval(this.sweepTimer)
-    // Calls made before close() still waiting for their turn go on, as they would have once the database had opened.
-    if (this.current) for (const { resolve } of this.waiters.splice(0)) resolve(this.current)
     await this.current?.close()
   }
 
@@ -174,48 +168,15 @@ class LazyIdbStore implements IdbStore {
     return Promise.race([storage.persist(), unanswered]).finally(() => clearTimeout(timer))
   }
 
-  // The open backend, once the calls that waited for it have had it: calls keep the order they came
-  // in. `keys`: how many keys the call reads or writes.
-  private ready(keys = 1): Promise<Backend> {
+  private ready(): Promise<Backend> {
     if (this.closed) return Promise.reject(new StowageError(StowageErrorCode.STORE_ERROR, 'the IndexedDB store is closed'))
-    if (this.current && this.waiters.length === 0) return Promise.resolve(this.current)
-    const waiter = new Promise<Backend>((resolve, reject) => this.waiters.push({ keys, resolve, reject }))
-    if (!this.current) this.startOpening()
-    return waiter
-  }
-
-  private startOpening(): void {
-    this.opening ??= this.open().then(
-      (backend) => {
-        this.current = backend
-        this.opening = undefined
-        this.release()
-      },
-      (e: unknown) => {
-        this.opening = undefined
-        for (const { reject } of this.waiters.splice(0)) reject(e)
-      },
-    )
-  }
-
-  // Hands the open backend to the calls that waited for it, in the order they came, calls of
-  // KEYS_PER_TASK keys in all a task (one call at least): 5,000 reads asked for while the database
-  // opened (a first screen) otherwise all went on in the task that opened it (~100 ms in Chromium
-  // 156, apps/bench query-persister-bench.ts), and so did every batch of writes that waited.
-  private readonly release = (): void => {
-    if (this.closed) {
-      const closed = new StowageError(StowageErrorCode.STORE_ERROR, 'the IndexedDB store is closed')
-      for (const { reject } of this.waiters.splice(0)) reject(closed)
-      return
-    }
-    const backend = this.current
-    // Dropped meanwhile (another tab's upgrade): the rest wait for the database to open again.
-    if (!backend) return this.waiters.length > 0 ? this.startOpening() : undefined
-    let keys = 0
-    let calls = 0
-    while (calls < this.waiters.length && (calls === 0 || keys + this.waiters[calls]!.keys <= KEYS_PER_TASK)) keys += this.waiters[calls++]!.keys
-    for (const { resolve } of this.waiters.splice(0, calls)) resolve(backend)
-    if (this.waiters.length > 0) inLaterTask(this.release)
+    if (this.current) return Promise.resolve(this.current)
+    this.opening ??= this.open().then((backend) => {
+      this.current = backend
+      this.opening = undefined
+      return backend
+    })
+    return this.opening
   }
 
   private async open(): Promise<Backend> {

@@ -23,7 +23,9 @@ export const READS_PER_TASK = 128
 // Writes begun by the stores of this realm; a shared transaction made before the latest is not
 // reused. Kept on the global object, under a registered symbol, so that every copy of this package
 // in the realm (an ESM and a CJS build both bundled, two versions) counts the others' writes too,
-// and asks for the reads they keep waiting before its writes.
+// and asks for the reads they keep waiting before its writes. (A copy older than the reads that
+// wait, 2026-11-29, counts its writes but does not ask for another copy's waiting reads: those may
+// see its write.)
 const WRITES = Symbol.for('@stowage/idb:writes')
 const counter: { n: number; waiting?: Set<{ askWaiting(): void }> } = ((globalThis as Record<symbol, { n: number } | undefined>)[WRITES] ??= { n: 0 })
 const waiting = (counter.waiting ??= new Set())
@@ -85,14 +87,17 @@ export class SharedReads {
     this.askFor(taken)
   }
 
-  // Asks for reads that waited, in a new transaction; each fails with the error when none can be made (the connection has closed).
+  // Asks for reads that waited, in a new transaction. When none can be made (the connection has
+  // closed), they fail with the error, and so do the reads still waiting behind them.
   private askFor(reads: Waiting[]): void {
     if (reads.length === 0) return
     let store: IDBObjectStore
     try {
       store = this.made()
     } catch (e) {
-      for (const { reject } of reads) reject(e)
+      waiting.delete(this)
+      this.full = false
+      for (const { reject } of [...reads, ...this.queue.splice(0)]) reject(e)
       return
     }
     for (const { key, resolve, reject } of reads) {
