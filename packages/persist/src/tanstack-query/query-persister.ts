@@ -135,12 +135,11 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   // of its state since. Data of no answer seen here (restored, hydrated, reverted to by a cancelled
   // fetch) belongs to no removal known: once this page has seen a removal, it is not written. Held
   // by Query, weakly; serialize is handed a state, so the Queries answered are found by hash.
-  const fetchBegun = new WeakMap<Query, number>()
   const answers = new WeakMap<Query, { readonly count: number; readonly at: number; readonly begun: number }>()
-  // Fetches answered whose success TanStack has yet to dispatch, with the removal their data belongs
-  // to; and each Query's latest persisterFn call.
-  const answering = new WeakMap<Query, number>()
-  const latestCall = new WeakMap<Query, object>()
+  // Each Query's fetches, in one record (a first screen fetches thousands of Queries at once): the
+  // removal its latest fetch began in, the number of its latest persisterFn call, and the removal
+  // of the data of an answer whose success TanStack has yet to dispatch.
+  const fetches = new WeakMap<Query, { begun: number; call: number; answering: number | undefined }>()
   const answered = new Map<string, Array<WeakRef<Query>>>()
   let pruneAt = PRUNE_MIN
   // The removal data of no answer seen here belongs to: the only one there has been, or one
@@ -165,14 +164,15 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   }
   // A fetch answered: its success comes next (seen by `succeeded`, through the cache).
   const noteAnswer = (query: Query, begun: number, appends: boolean) => {
-    answering.set(query, appends ? Math.min(begun, dataBegun(query, query.state)) : begun)
+    fetches.get(query)!.answering = appends ? Math.min(begun, dataBegun(query, query.state)) : begun
   }
   // TanStack dispatched a fetch's success (not a restore's: no answer waits): the state it made is
   // that answer's, exactly (a `hydrate` of the same count later is not).
   const succeeded = (query: Query) => {
-    const begun = answering.get(query)
+    const fetch = fetches.get(query)
+    const begun = fetch?.answering
     if (begun === undefined) return
-    answering.delete(query)
+    fetch!.answering = undefined
     note(query, { count: query.state.dataUpdateCount, at: query.state.dataUpdatedAt, begun })
   }
   // A setQueryData persistManualUpdates saw (its state already made): of the removal of the data
@@ -284,8 +284,10 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
   const keeps = (query: Query) => !options.filters || matchQuery(options.filters, query)
   const persisterFn: typeof persister.persisterFn = (queryFn, ctx, query) => {
     // A retry (the query's failures not yet reset by a new fetch) belongs to the fetch it retries.
-    const begun = (query.state.fetchFailureCount > 0 ? fetchBegun.get(query) : undefined) ?? removals
-    fetchBegun.set(query, begun)
+    let fetch = fetches.get(query)
+    const begun = (query.state.fetchFailureCount > 0 ? fetch?.begun : undefined) ?? removals
+    if (fetch === undefined) fetches.set(query, (fetch = { begun, call: 0, answering: undefined }))
+    else fetch.begun = begun
     // Whether TanStack writes the query after this fetch: decided as it decides, when it begins.
     const written = keeps(query)
     // A page appended to an infinite query's pages (fetchNextPage, fetchPreviousPage).
@@ -294,12 +296,11 @@ export function createStowageQueryPersister(options: StowageQueryPersisterOption
     // This call is the Query's latest: an answer noted before it (of a fetch whose success never
     // came: cancelled, failed after answering) is void, and so is one of an earlier call that
     // answers after it began (its success is not the one that comes next).
-    const call = {}
-    latestCall.set(query, call)
-    answering.delete(query)
+    const call = ++fetch.call
+    fetch.answering = undefined
     const watched = async (context: typeof ctx) => {
       const data = await queryFn(context)
-      if (written && latestCall.get(query) === call) noteAnswer(query, begun, appends)
+      if (written && fetch.call === call) noteAnswer(query, begun, appends)
       return data
     }
     return persister.persisterFn(watched, ctx, query)
