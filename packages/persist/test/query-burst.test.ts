@@ -2,13 +2,13 @@
 // once; and on a first screen it asks to restore each query as it is first fetched, all at once.
 // Encoded and decoded in slices, written in batches: what each query gets is unchanged, and a
 // sign-out that comes while a query waits for its slice still keeps it out of the store.
-import { createMemoryStore } from '@stowage/core'
+import { createMemoryStore, type StoreEntry } from '@stowage/core'
 import { QueryClient } from '@tanstack/query-core'
 import { describe, expect, it, vi } from 'vitest'
 import { slicedQueue } from '../src/shared/sliced-queue.js'
 import { writeBatches } from '../src/shared/write-batches.js'
 import { createStowageQueryPersister } from '../src/tanstack-query/index.js'
-import { keysOf, recordingStore, richData, sleep, unique } from './helpers.js'
+import { deferred, keysOf, recordingStore, richData, sleep, unique } from './helpers.js'
 
 const setup = (persister: ReturnType<typeof createStowageQueryPersister>) =>
   new QueryClient({ defaultOptions: { queries: { persister: persister.persisterFn, staleTime: Infinity, gcTime: Infinity } } })
@@ -97,6 +97,32 @@ describe('writeBatches', () => {
     await batches.set({ key: 'c', value: bytes(4) })
     expect(store.writes).toStrictEqual([['a', 'b'], ['c']])
     expect(await store.inner.getMany(['a', 'b', 'c'])).toStrictEqual([bytes(3), bytes(2), bytes(4)])
+  })
+
+  it('hands a batch to the store once the one before it has landed, never two that waited together in one task', async () => {
+    const inner = createMemoryStore()
+    const gate = deferred()
+    const begun: string[][] = []
+    // A store still opening: its first write waits.
+    const store = {
+      ...inner,
+      setMany: async (entries: readonly StoreEntry[]) => {
+        begun.push(entries.map((e) => e.key))
+        if (begun.length === 1) await gate.promise
+        await inner.setMany(entries)
+      },
+    }
+    const batches = writeBatches(store)
+    const first = Promise.all([batches.set({ key: 'a', value: new Uint8Array([1]) }), batches.set({ key: 'b', value: new Uint8Array([1]) })])
+    await sleep(0)
+    const second = Promise.all([batches.set({ key: 'c', value: new Uint8Array([2]) }), batches.set({ key: 'd', value: new Uint8Array([2]) })])
+    await sleep(20)
+    // The second batch waits for the first, which waits for the store.
+    expect(begun).toStrictEqual([['a', 'b']])
+    gate.resolve()
+    await Promise.all([first, second])
+    expect(begun).toStrictEqual([['a', 'b'], ['c', 'd']])
+    expect(await inner.getMany(['a', 'b', 'c', 'd'])).toStrictEqual([1, 1, 2, 2].map((n) => new Uint8Array([n])))
   })
 
   it("rejects every write of a batch the store refused, with the store's error", async () => {
