@@ -45,12 +45,25 @@ export class PlainIdbStore implements Backend {
     await this.budget.recount().catch(() => {})
   }
 
-  async getWithTtl(key: string): Promise<{ value: Uint8Array; ttl: number | undefined } | undefined> {
-    const row = await run('get', () => this.reads.get(key))
-    const value = this.live(row)
-    if (value === undefined) return undefined
-    const { expiresAt } = row as Row
-    return { value, ttl: expiresAt === Infinity ? undefined : Math.max(1, expiresAt - Date.now()) }
+  // A promise chain, not an async function: a first screen asks for thousands at once.
+  getWithTtl(key: string): Promise<{ value: Uint8Array; ttl: number | undefined } | undefined> {
+    let row: Promise<Row | undefined>
+    try {
+      row = this.reads.get(key)
+    } catch (e) {
+      return Promise.reject(storeError('get', e))
+    }
+    return row.then(
+      (found) => {
+        const value = this.live(found)
+        if (value === undefined) return undefined
+        const { expiresAt } = found as Row
+        return { value, ttl: expiresAt === Infinity ? undefined : Math.max(1, expiresAt - Date.now()) }
+      },
+      (e: unknown) => {
+        throw storeError('get', e)
+      },
+    )
   }
 
   async getMany(keys: readonly string[]): Promise<Array<Uint8Array | undefined>> {

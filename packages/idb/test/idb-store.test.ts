@@ -358,6 +358,16 @@ describe('indexeddb store', () => {
     await Promise.all([store.close(), other.close()])
   })
 
+  it('with fallback: false, reads asked for while the database opens fail with the reason it could not', async () => {
+    const saved = Object.getOwnPropertyDescriptor(globalThis, 'indexedDB')
+    Object.defineProperty(globalThis, 'indexedDB', { value: undefined, configurable: true, writable: true })
+    restores.push(() => Object.defineProperty(globalThis, 'indexedDB', saved!))
+    const store = createIdbStore({ dbName: dbName(), fallback: false })
+    const reads = [store.get('a'), store.getWithTtl('b'), store.getMany(['c'])]
+    for (const read of reads) await expect(read).rejects.toMatchObject({ code: StowageErrorCode.STORE_ERROR })
+    await expect(store.set('d', new Uint8Array([1]))).rejects.toMatchObject({ code: StowageErrorCode.STORE_ERROR })
+  })
+
   it('calls made before close() go on: while the database opens, and over the memory fallback', async () => {
     const store = createIdbStore({ dbName: dbName() })
     const read = store.get('x')
