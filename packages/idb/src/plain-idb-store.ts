@@ -194,7 +194,8 @@ export class PlainIdbStore implements Backend {
   // no total is kept: a write is only puts (byteSize() then counts on demand).
   private async write(rows: readonly Row[]): Promise<void> {
     if (this.budget.maxBytes === undefined) {
-      beginWrite()
+      // Puts only: the reads waiting of other keys read the same after it (with a budget, eviction may delete any key).
+      beginWrite(rows.map((row) => row.key))
       const tx = unwrap(this.db).transaction(this.names.entries, 'readwrite')
       const done = committed(tx)
       try {

@@ -12,7 +12,7 @@
 // Asking for a read is not free either (~30 µs a request in Chromium 156): 5,000 reads asked for
 // at once kept the main thread for 150 ms in one task. A transaction takes READS_PER_TASK reads;
 // the reads asked for past them wait for a later task (and a transaction of their own), unless a
-// write begins first: then they are asked for at once, before it, and do not see it.
+// write of their keys begins first: then they are asked for at once, before it, and do not see it.
 import { inLaterTask } from './later-task.js'
 import { requested } from './raw-requests.js'
 import type { Row } from './records.js'
@@ -27,12 +27,19 @@ export const READS_PER_TASK = 128
 // wait, 2026-11-29, counts its writes but does not ask for another copy's waiting reads: those may
 // see its write.)
 const WRITES = Symbol.for('@stowage/idb:writes')
-const counter: { n: number; waiting?: Set<{ askWaiting(): void }> } = ((globalThis as Record<symbol, { n: number } | undefined>)[WRITES] ??= { n: 0 })
+const counter: { n: number; waiting?: Set<{ askWaiting(keys?: ReadonlySet<string>): void }> } = ((globalThis as Record<symbol, { n: number } | undefined>)[WRITES] ??= { n: 0 })
 const waiting = (counter.waiting ??= new Set())
 
-/** Notes a write about to begin (call it before making the read-write transaction). */
-export function beginWrite(): void {
-  for (const reads of waiting) reads.askWaiting()
+/**
+ * Notes a write about to begin (call it before making the read-write transaction): the reads
+ * still waiting for a later task are asked for first, those of `keys` when the write touches
+ * those keys only (the others read the same before it as after it), else all of them.
+ */
+export function beginWrite(keys?: readonly string[]): void {
+  if (waiting.size > 0) {
+    const touched = keys === undefined ? undefined : new Set(keys)
+    for (const reads of waiting) reads.askWaiting(touched)
+  }
   counter.n++
 }
 
@@ -73,10 +80,19 @@ export class SharedReads {
     return Promise.all([first, ...keys.slice(1).map((key) => this.askOf(store, key))])
   }
 
-  /** Asks at once for every read waiting, in a new transaction: a write is about to begin, which they must not see. */
-  askWaiting(): void {
-    waiting.delete(this)
-    this.askFor(this.queue.splice(0))
+  /** Asks at once, in a new transaction, for the reads waiting (of `keys` only, when given): a write of them is about to begin, which they must not see. */
+  askWaiting(keys?: ReadonlySet<string>): void {
+    if (keys === undefined) {
+      waiting.delete(this)
+      this.askFor(this.queue.splice(0))
+      return
+    }
+    const now = this.queue.filter((read) => keys.has(read.key))
+    if (now.length === 0) return
+    const later = this.queue.filter((read) => !keys.has(read.key))
+    this.queue.splice(0, this.queue.length, ...later)
+    if (later.length === 0) waiting.delete(this)
+    this.askFor(now)
   }
 
   // A later task: a new transaction for the reads that waited, READS_PER_TASK of them at most.

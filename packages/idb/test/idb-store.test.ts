@@ -337,6 +337,28 @@ describe('indexeddb store', () => {
     await store.close()
   })
 
+  it('a write asks first for the waiting reads of the keys it writes, and leaves the others to their turn', async () => {
+    const store = createIdbStore({ dbName: dbName() })
+    const keys = Array.from({ length: READS_PER_TASK + 20 }, (_, i) => `k${i}`)
+    await store.setMany(keys.map((key) => ({ key, value: new Uint8Array([1]) })))
+    await store.get('k0')
+    await sleep(0)
+    const { readsPer } = countRequests()
+    const reads = keys.map((key) => store.get(key))
+    // k130 waits for a later task; it is written now, and so is a key nobody reads.
+    const write = store.setMany([
+      { key: 'k130', value: new Uint8Array([2]) },
+      { key: 'other', value: new Uint8Array([2]) },
+    ])
+    const got = (await Promise.all(reads)).map((v) => v![0])
+    await write
+    expect(got).toStrictEqual(keys.map(() => 1))
+    // The first task's READS_PER_TASK, then k130 alone before the write, then the 19 others in their turn.
+    expect(readsPer()).toStrictEqual([READS_PER_TASK, 1, 19])
+    expect(await store.get('k130')).toStrictEqual(new Uint8Array([2]))
+    await store.close()
+  })
+
   it("reads of a store still asking for its first reads do not see another store's write asked for after them", async () => {
     const name = dbName()
     const other = createIdbStore({ dbName: name })
