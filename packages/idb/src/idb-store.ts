@@ -79,6 +79,7 @@ class LazyIdbStore implements IdbStore {
   // they are asked for of it in one go. A write asked for meanwhile: the reads after it wait in turn.
   private readonly early: Array<{ key: string; resolve: (found: Found) => void; reject: (error: unknown) => void }> = []
   private writeAsked = false
+  private openFailed = false
   private current: Backend | undefined
   private closed = false
   private readonly events = new Emitter<IdbStoreEvents>()
@@ -115,7 +116,7 @@ class LazyIdbStore implements IdbStore {
       return Promise.reject(e)
     }
     // Open (or a write asked for first): one turn later, as every other call, so that it keeps its place after a write asked for before it.
-    if (this.current !== undefined || this.closed || this.writeAsked) return this.ready().then((backend) => backend.getWithTtl(key))
+    if (this.current !== undefined || this.closed || this.writeAsked || this.openFailed) return this.ready().then((backend) => backend.getWithTtl(key))
     // Opening, no write asked for yet: handed to the database as soon as it has opened.
     const found = new Promise<Found>((resolve, reject) => this.early.push({ key, resolve, reject }))
     void this.ready().catch(() => {})
@@ -200,6 +201,8 @@ class LazyIdbStore implements IdbStore {
         return backend
       },
       (e: unknown) => {
+        // Every later call rejects with this too (the opening stays failed): no read waits in `early` for an opening that is over.
+        this.openFailed = true
         for (const { reject } of this.early.splice(0)) reject(e)
         throw e
       },

@@ -387,6 +387,8 @@ describe('indexeddb store', () => {
     const store = createIdbStore({ dbName: dbName(), fallback: false })
     const reads = [store.get('a'), store.getWithTtl('b'), store.getMany(['c'])]
     for (const read of reads) await expect(read).rejects.toMatchObject({ code: StowageErrorCode.STORE_ERROR })
+    // And so do the reads asked for after it failed (a review found they waited for ever).
+    await expect(store.get('e')).rejects.toMatchObject({ code: StowageErrorCode.STORE_ERROR })
     await expect(store.set('d', new Uint8Array([1]))).rejects.toMatchObject({ code: StowageErrorCode.STORE_ERROR })
   })
 

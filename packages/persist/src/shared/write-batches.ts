@@ -3,7 +3,9 @@
 // IndexedDB pays per transaction: each write its own is what makes a burst of them slow. A batch
 // goes to the store once the one before it has landed (IndexedDB runs writes to one store one
 // after another anyway): batches that waited together, for a database still opening, would
-// otherwise all be put in one task (124 ms for a 5,000-query save in Chromium 156).
+// otherwise all be put in one task (124 ms for a 5,000-query save in Chromium 156). A store whose
+// write never settles therefore holds every later batch: the Store contract asks each call to
+// settle (IndexedDB's transactions complete or abort; the Redis store has command deadlines).
 import type { Store, StoreEntry } from '@stowage/core'
 import { setMany, setOne } from './batch.js'
 import { yieldToMain } from './yield-to-main.js'
