@@ -272,10 +272,8 @@ describe('indexeddb store', () => {
     keys.forEach((_, i) => expect(got[i]).toStrictEqual(new Uint8Array([i & 255, i >> 8])))
     expect(got[100]).toBeUndefined()
     expect(got[101]).toStrictEqual(keys.slice(0, 3).map((_, i) => new Uint8Array([i, 0])))
-    // A read in a later task: a transaction of its own.
-    await sleep(0)
-    expect(await store.get('k5')).toStrictEqual(new Uint8Array([5, 0]))
-    expect(readsPer()).toStrictEqual([104, 1])
+    // (Reads in later tasks go in transactions of their own: the next test. A read after a 0 ms
+    // timer is not one: fake-indexeddb may keep the transaction going past it, as it did in a busy CI run.)
     await store.close()
   })
 
