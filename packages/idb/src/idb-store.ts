@@ -119,7 +119,7 @@ class LazyIdbStore implements IdbStore {
     if (this.current !== undefined || this.closed || this.writeAsked || this.openFailed) return this.ready().then((backend) => backend.getWithTtl(key))
     // Opening, no write asked for yet: handed to the database as soon as it has opened.
     const found = new Promise<Found>((resolve, reject) => this.early.push({ key, resolve, reject }))
-    void this.ready().catch(() => {})
+    if (this.opening === undefined) void this.ready().catch(() => {})
     return found
   }
 

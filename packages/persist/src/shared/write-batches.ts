@@ -31,10 +31,9 @@ export function writeBatches(store: Store): WriteBatches {
   type Write = { readonly entry: StoreEntry; landed(): void; failed(e: unknown): void }
   // The batch still taking writes (until its task ends), and when it will have settled.
   let open: { readonly writes: Write[]; readonly done: Promise<void> } | undefined
-  // The batches not yet settled, and the latest of them holding each key.
-  const unsettled = new Set<Promise<void>>()
+  // The latest batch holding each key, while it has not settled.
   const byKey = new Map<string, Promise<void>>()
-  // The latest batch: the next one waits for it.
+  // The latest batch: the next one waits for it, so once it has settled, every one before it has.
   let last: Promise<void> = Promise.resolve()
   const write = async (writes: Write[], after: Promise<void>) => {
     await yieldToMain()
@@ -63,9 +62,7 @@ export function writeBatches(store: Store): WriteBatches {
     const writes: Write[] = []
     const done = write(writes, last).catch(() => {})
     last = done
-    unsettled.add(done)
     void done.then(() => {
-      unsettled.delete(done)
       for (const { entry } of writes) if (byKey.get(entry.key) === done) byKey.delete(entry.key)
     })
     return { writes, done }
@@ -78,8 +75,7 @@ export function writeBatches(store: Store): WriteBatches {
         byKey.set(entry.key, batch.done)
       }),
     settled: async (key) => {
-      if (key === undefined) await Promise.all(unsettled)
-      else await byKey.get(key)
+      await (key === undefined ? last : byKey.get(key))
     },
   }
 }
