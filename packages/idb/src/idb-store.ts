@@ -159,6 +159,9 @@ class LazyIdbStore implements IdbStore {
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
+    // Still opening: the calls made before close() go on once it has opened, then its connection
+    // closes (before, it stayed open, and so did its sweep timer).
+    await this.opening?.catch(() => {})
     clearInterval(this.sweepTimer)
     await this.current?.close()
   }
@@ -232,6 +235,7 @@ class LazyIdbStore implements IdbStore {
       // Reads skip expired entries on their own: the first reads after a reload need not wait for
       // a sweep (it cost them a read-write transaction; apps/bench/RESULTS.md, "Reads after a reload").
       const timer = setTimeout(() => {
+        if (this.closed || this.current !== store) return // closed or dropped since
         store
           .sweep()
           .catch(() => {})
@@ -239,7 +243,7 @@ class LazyIdbStore implements IdbStore {
       }, SWEEP_AFTER_OPEN)
       ;(timer as { unref?: () => void }).unref?.()
     }
-    if (this.sweepInterval > 0 && this.sweepTimer === undefined) {
+    if (this.sweepInterval > 0 && this.sweepTimer === undefined && !this.closed) {
       this.sweepTimer = setInterval(() => {
         this.current?.sweep().catch(() => {})
       }, this.sweepInterval)

@@ -419,6 +419,24 @@ describe('indexeddb store', () => {
     await closing
   })
 
+  it('close() while the database opens closes its connection once it has opened (none left open)', async () => {
+    const name = dbName()
+    const store = createIdbStore({ dbName: name, sweepInterval: 10 })
+    const reopened: string[] = []
+    store.on('reopen', ({ reason }) => reopened.push(reason))
+    const read = store.get('x')
+    await store.close()
+    await expect(read).resolves.toBeUndefined()
+    // A connection left open is told of the deletion (the store's 'reopen'). Not `blocked`: WebKit
+    // fires it for a connection whose close() waits on its own, too.
+    await new Promise<void>((resolve, reject) => {
+      const deletion = indexedDB.deleteDatabase(name)
+      deletion.onsuccess = () => resolve()
+      deletion.onerror = () => reject(deletion.error)
+    })
+    expect(reopened).toStrictEqual([])
+  })
+
   it('reads waiting for a later task fail, all of them, when the connection has closed under them', async () => {
     const name = dbName()
     const db = await openDB(name, 1, { upgrade: (d) => d.createObjectStore('e', { keyPath: 'key' }) })

@@ -48,7 +48,8 @@ async function tabs(withChannel: boolean): Promise<[Page, Page]> {
 const get = (page: Page, key: string) => page.evaluate((k) => window.cache.get(k), key)
 const set = (page: Page, key: string, value: unknown) => page.evaluate(([k, v]) => window.cache.set(k as string, v), [key, value] as const)
 
-describe('two tabs of one origin', () => {
+// Each test opens new pages: on a busy 2-core machine (every browser suite at once) that took over 5 s.
+describe('two tabs of one origin', { timeout: 30_000 }, () => {
   it('without a channel, the second tab keeps serving its stale local copy (the problem)', async () => {
     const [a, b] = await tabs(false)
     await set(a, 'k', 1)
