@@ -200,6 +200,7 @@ const persistState = run('persist-bench.ts')
 const persistFirefox = run('persist-bench.ts', ['--mode', 'firefox'])
 const browserCodec = run('browser-codec-bench.ts')
 const browserText = run('browser-text-bench.ts')
+const browserFreeze = run('browser-freeze-bench.ts')
 const reload = run('reload-bench.ts')
 const queryPersister = run('query-persister-bench.ts')
 const queryPersisterFirefox = run('query-persister-bench.ts', ['--browser', 'firefox'])
@@ -1149,6 +1150,16 @@ ${markdown(browserCodec)}
 ${markdown(browserText)}
 
 ${LARGE_TABLES}
+
+## Cache reads that keep the value frozen, in the browser (issue 18)
+
+A Cache's in-process tier (on by default over any store but the memory one) keeps each value it
+reads deep-frozen, so that every reader shares one object nobody can change. It used to decode the
+value and then walk it to freeze it; since 2026-11-29 it asks the decoder for the value built
+frozen (\`decode(bytes, { freeze: true })\`), each array and object frozen as it is made, unless a
+schema or \`migrate\` gets the value first (they may change it).
+
+${markdown(browserFreeze)}
 
 ## Reads after a reload (issue 18)
 

@@ -37,7 +37,7 @@ export {
   type InvalidationChannel,
   type InvalidationMessage,
 } from './cache/invalidation.js'
-export type { AsyncDecodeOptions, AsyncDeflate, AsyncEncodeOptions, AsyncInflate, Codec, DecodedEnvelope, EncodedEnvelope } from './codec/codec.js'
+export type { AsyncDecodeOptions, AsyncDeflate, AsyncEncodeOptions, AsyncInflate, Codec, DecodedEnvelope, DecodeOptions, EncodedEnvelope } from './codec/codec.js'
 export { inspect, type Compression, type EnvelopeInfo, type EnvelopeMeta } from './codec/envelope.js'
 export { MAX_VALIDATOR_LENGTH, type HttpValidator } from './codec/validator.js'
 export type { Extension } from './codec/extension.js'

@@ -89,6 +89,25 @@ describe('Cache: values the local tier shares', () => {
     expect(await cache.get('l')).toBe(got)
   })
 
+  it('a value read from the store comes deep-frozen (built so by the decoder); a schema and migrate get theirs unfrozen', async () => {
+    const { store } = heldStore()
+    const value = { n: 1, list: [{ deep: [1] }], rows: Array.from({ length: 300 }, (_, i) => ({ i, tags: ['a'] })), m: new Map([[1, { v: 1 }]]) }
+    await createCache({ store, namespace: 'r', local: false }).set('k', value)
+    await createCache({ store, namespace: 'r', local: false, version: 1 }).set('old', { n: 1 })
+    const read = (await createCache({ store, namespace: 'r' }).get('k')) as typeof value
+    expect([Object.isFrozen(read), Object.isFrozen(read.list[0]!.deep), Object.isFrozen(read.rows), Object.isFrozen(read.rows[299]!.tags), Object.isFrozen(read.m.get(1))]).toStrictEqual([true, true, true, true, true])
+    expect(Object.isFrozen(read.m)).toBe(false) // Maps stay as they are, as deepFreeze leaves them
+    // Given to a schema or to migrate first: they may change what they get.
+    const Loose = z.object({ n: z.number(), list: z.array(z.unknown()) }).passthrough()
+    const changing = { '~standard': { version: 1, vendor: 'test', validate: (v: unknown) => ((v as { n: number }).n = 2, Loose['~standard'].validate(v)) } }
+    const viaSchema = (await createCache({ store, namespace: 'r', schemas: { k: changing as never } }).get('k')) as typeof value
+    expect([viaSchema.n, Object.isFrozen(viaSchema), Object.isFrozen(viaSchema.list[0])]).toStrictEqual([2, true, true])
+    const migrated = (await createCache({ store, namespace: 'r', version: 2, migrate: (v) => Object.assign(v as object, { migrated: true }) }).get('old')) as { migrated: boolean }
+    expect([migrated.migrated, Object.isFrozen(migrated)]).toStrictEqual([true, true])
+    const thawed = (await createCache({ store, namespace: 'r', local: { freeze: false } }).get('k')) as typeof value
+    expect([Object.isFrozen(thawed), Object.isFrozen(thawed.rows[0])]).toStrictEqual([false, false])
+  })
+
   it('freeze: false is the documented fast path: one shared, mutable object per key', async () => {
     const { store } = heldStore()
     const cache = createCache({ store, namespace: 'm', local: { freeze: false } })

@@ -83,7 +83,8 @@ export class BytesIo {
       bytes = withoutTags(envelope)
       // The codec this cache writes with now: with autoDictionary, one with a dictionary once adopted.
       if (keptInflated(opener.dictionaries?.writer ?? opener.codec, inspect(bytes), options?.inflate)) bytes = await inflatedOr(opener.codec, bytes)
-      opened = await openEntry(opener, this.prefix, key, bytes)
+      // Kept in the in-process tier as a read's value is (see Reads.readStore).
+      opened = await openEntry(opener, this.prefix, key, bytes, this.shared.local?.freezes === true)
       if (!('entry' in opened)) throw unusable(opened, this.shared.version)
     } finally {
       claims.end(claim)

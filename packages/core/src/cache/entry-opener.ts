@@ -1,7 +1,7 @@
 // Opening a stored entry: decode the envelope, check its tags are current, migrate an older schema
 // version, validate against the key's schema. It reports what it found and never counts, emits
 // or deletes: the cache does that with the answer.
-import type { Codec, DecodedEnvelope } from '../codec/codec.js'
+import type { Codec, DecodedEnvelope, DecodeOptions } from '../codec/codec.js'
 import { inspect } from '../codec/envelope.js'
 import { CompressionId } from '../codec/format.js'
 import { StowageErrorCode } from '../errors/error-codes.js'
@@ -62,20 +62,24 @@ export function readingCodec(opener: Opener): Codec {
 // the codec's own error (UNSUPPORTED_TYPE), with the reason as its cause.
 // An envelope stored uncompressed (which needs no dictionary) is decoded without a promise: the
 // hot path of a server's reads, as small values are not deflated. A compressed one without blocking.
-function decodeEnvelope(opener: Opener, bytes: Uint8Array): DecodedEnvelope<unknown> | Promise<DecodedEnvelope<unknown>> {
-  if (bytes[2] === CompressionId.NONE) return readingCodec(opener).decodeEnvelope(bytes)
+// `freeze`: the value is built deep-frozen (see DecodeOptions.freeze).
+function decodeEnvelope(opener: Opener, bytes: Uint8Array, freeze: boolean): DecodedEnvelope<unknown> | Promise<DecodedEnvelope<unknown>> {
+  const options = freeze ? FROZEN : undefined
+  if (bytes[2] === CompressionId.NONE) return readingCodec(opener).decodeEnvelope(bytes, options)
   const { dictionaries } = opener
-  if (dictionaries === undefined) return opener.codec.decodeEnvelopeAsync(bytes)
-  return decodeWithDictionaries(dictionaries, bytes)
+  if (dictionaries === undefined) return opener.codec.decodeEnvelopeAsync(bytes, options)
+  return decodeWithDictionaries(dictionaries, bytes, options)
 }
 
-async function decodeWithDictionaries(dictionaries: DictionaryBook, bytes: Uint8Array): Promise<DecodedEnvelope<unknown>> {
+const FROZEN = { freeze: true } as const
+
+async function decodeWithDictionaries(dictionaries: DictionaryBook, bytes: Uint8Array, options: DecodeOptions | undefined): Promise<DecodedEnvelope<unknown>> {
   try {
-    return await dictionaries.codec.decodeEnvelopeAsync(bytes)
+    return await dictionaries.codec.decodeEnvelopeAsync(bytes, options)
   } catch (e) {
     if (!StowageError.isInstance(e) || e.code !== StowageErrorCode.UNSUPPORTED_TYPE) throw e
     const found = await dictionaries.codecFor(bytes)
-    if ('codec' in found) return await found.codec.decodeEnvelopeAsync(bytes)
+    if ('codec' in found) return await found.codec.decodeEnvelopeAsync(bytes, options)
     if (found.error === undefined) throw e
     throw new StowageError(StowageErrorCode.UNSUPPORTED_TYPE, `${e.message}; the store's copy could not be used: ${found.error.message}`, { cause: found.error })
   }
@@ -110,17 +114,25 @@ function checked(opener: Opener, key: string, value: unknown, decoded: { freshUn
   return validated(schema, key, value).then((outcome) => ('error' in outcome ? { miss: 'invalid', error: outcome.error } : { entry: { value: outcome.value, freshUntil: decoded.freshUntil, tags: decoded.tags } }))
 }
 
+// Whether the value read for `key` may be built deep-frozen when the caller keeps it frozen: not
+// when a schema or `migrate` gets it first (they may change what they are given).
+function freezable(opener: Opener, key: string): boolean {
+  return opener.migrate === undefined && opener.schemaFor?.(key) === undefined
+}
+
 /**
  * Opens the bytes stored under `key` (relative to `prefix`, the namespace and `:`): without a
  * promise when nothing needs one (no bytes; or bytes stored uncompressed, without tags, of the
  * cache's schema version, for a key without a schema).
+ * @param frozen - the entry goes to an in-process tier that freezes it: its value may come built
+ * deep-frozen (DecodeOptions.freeze), which costs less than freezing it afterwards.
  * @returns what was found; never throws for bad bytes, a failing `migrate` or schema.
  */
-export function openEntry(opener: Opener, prefix: string, key: string, bytes: Uint8Array | undefined): Opened | Promise<Opened> {
+export function openEntry(opener: Opener, prefix: string, key: string, bytes: Uint8Array | undefined, frozen = false): Opened | Promise<Opened> {
   if (bytes === undefined) return { miss: 'absent' }
   let decoded
   try {
-    decoded = decodeEnvelope(opener, bytes)
+    decoded = decodeEnvelope(opener, bytes, frozen && freezable(opener, key))
   } catch (e) {
     return notDecoded(e)
   }
@@ -193,7 +205,7 @@ export async function openHeader(opener: Opener, prefix: string, bytes: Uint8Arr
 export async function openWritten(opener: Opener, key: string, bytes: Uint8Array): Promise<Opened> {
   let decoded
   try {
-    decoded = await decodeEnvelope(opener, bytes)
+    decoded = await decodeEnvelope(opener, bytes, false)
   } catch (e) {
     return { miss: undecodable(e), error: e }
   }

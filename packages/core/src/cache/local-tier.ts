@@ -7,6 +7,7 @@ import { StowageErrorCode } from '../errors/error-codes.js'
 import { StowageError } from '../errors/stowage-error.js'
 import { positiveInteger } from '../stores/validate.js'
 import { checkOptionNames } from '../errors/option-names.js'
+import { deepFreeze } from '../codec/deep-freeze.js'
 
 /** Options of the in-process tier ({@link CacheOptions.local}). */
 export interface LocalOptions {
@@ -86,23 +87,6 @@ interface Slot {
   used: boolean
 }
 
-
-function deepFreeze(value: unknown): void {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return
-  const proto = Object.getPrototypeOf(value) as unknown
-  if (Array.isArray(value)) {
-    Object.freeze(value)
-    for (const item of value) deepFreeze(item)
-  } else if (proto === Object.prototype || proto === null) {
-    Object.freeze(value)
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key])
-  } else if (value instanceof Map) {
-    for (const item of value.values()) deepFreeze(item)
-  } else if (value instanceof Set) {
-    for (const item of value) deepFreeze(item)
-  }
-}
-
 // The namespace of a store key with its `:` (keys have their own `:` escaped: the last one ends it).
 function namespaceOf(key: string): string {
   return key.slice(0, key.lastIndexOf(':') + 1)
@@ -117,7 +101,8 @@ export class LocalTier {
   private readonly maxEntries: number
   private readonly maxBytes: number
   readonly ttl: number
-  private readonly freeze: boolean
+  /** Whether values are kept deep-frozen ({@link LocalOptions.freeze}): readers may decode them frozen. */
+  readonly freezes: boolean
   /** See {@link LocalOptions.maxTags}. */
   readonly maxTags: number
 
@@ -129,7 +114,7 @@ export class LocalTier {
     this.maxBytes = positiveInteger('local.maxBytes', options.maxBytes, DEFAULT_LOCAL_MAX_BYTES)
     this.ttl = positiveInteger('local.ttl', options.ttl, DEFAULT_LOCAL_TTL)
     if (options.freeze !== undefined && typeof options.freeze !== 'boolean') throw new StowageError(StowageErrorCode.INVALID_ARGUMENT, 'local.freeze must be a boolean')
-    this.freeze = options.freeze ?? true
+    this.freezes = options.freeze ?? true
     this.maxTags = positiveInteger('local.maxTags', options.maxTags, DEFAULT_LOCAL_MAX_TAGS)
   }
 
@@ -150,7 +135,7 @@ export class LocalTier {
    * freezes), kept from then on. `open` must not fail: it reads bytes this process just wrote.
    */
   lazy(open: () => unknown, freshUntil: number | undefined, tags: ReadonlyMap<string, number> | undefined): LocalEntry {
-    const freeze = this.freeze
+    const freeze = this.freezes
     return new LazyEntry(
       () => {
         const value = open()
@@ -170,7 +155,7 @@ export class LocalTier {
     this.delete(key)
     const life = ttl === undefined ? this.ttl : Math.min(ttl, this.ttl)
     if (life <= 0 || size > this.maxBytes) return
-    if (this.freeze && !(entry instanceof LazyEntry)) deepFreeze(entry.value)
+    if (this.freezes && !(entry instanceof LazyEntry)) deepFreeze(entry.value)
     this.slots.set(key, { entry, expiresAt: Date.now() + life, size, used: false })
     this.bytes += size
     const namespace = namespaceOf(key)

@@ -60,7 +60,8 @@ export class Reads {
       } catch (e) {
         return this.observer.readFailed(key, e, operation, count)
       }
-      const opened = this.open(key, bytes, operation, count, () => (claim.superseded ? Promise.resolve() : store.delete(full)))
+      // Kept in a tier that freezes it (or, when a write overtook this read, handed to the caller only, as frozen as it would have been).
+      const opened = this.open(key, bytes, operation, count, () => (claim.superseded ? Promise.resolve() : store.delete(full)), local?.freezes === true)
       entry = opened instanceof Promise ? await opened : opened
     } finally {
       claims.end(claim)
@@ -71,8 +72,8 @@ export class Reads {
 
   /**
    * Opens stored bytes (see openEntry), then counts (with `count`) and reports what came of it;
-   * bytes found worthless are dropped with `drop` (by default, the store's delete of the key).
-   * Without a promise when openEntry needs none.
+   * bytes found worthless are dropped with `drop` (by default, the store's delete of the key);
+   * `frozen`: as openEntry's. Without a promise when openEntry needs none.
    * @throws {StowageError} STORE_ERROR with `readErrors: 'throw'`, when checking the tags failed.
    */
   open(
@@ -81,8 +82,9 @@ export class Reads {
     operation: CacheOperation,
     count: boolean,
     drop: () => Promise<unknown> = () => this.shared.store.delete(storeKey(this.prefix, key)),
+    frozen = false,
   ): Entry | undefined | Promise<Entry | undefined> {
-    const opened = openEntry(this.shared.opener, this.prefix, key, bytes)
+    const opened = openEntry(this.shared.opener, this.prefix, key, bytes, frozen)
     if (opened instanceof Promise) return opened.then((o) => this.settle(key, o, operation, count, drop))
     return this.settle(key, opened, operation, count, drop)
   }

@@ -126,7 +126,8 @@ export class Writes {
       if (local === undefined) return undefined
       const codec = readingCodec(opener)
       const { freshUntil, tags } = inspect(encoded.bytes)
-      return local.lazy(() => codec.decode(encoded.bytes), freshUntil, tags)
+      const options = { freeze: local.freezes }
+      return local.lazy(() => codec.decode(encoded.bytes, options), freshUntil, tags)
     }
     const opened = await openWritten(opener, key, encoded.bytes)
     if ('entry' in opened) return opened.entry

@@ -54,23 +54,25 @@ export interface Codec {
   /**
    * Decodes an envelope.
    * @param bytes - an envelope produced by any Stowage codec (format version 1 or 2), a Uint8Array or a Node Buffer.
+   * @param options - `freeze`: the value comes deep-frozen; see {@link DecodeOptions}.
    * @returns the value, typed as `T` by your assertion (nothing is checked against `T`).
    * @throws {StowageError} BAD_MAGIC, UNSUPPORTED_VERSION, TRUNCATED, CHECKSUM_MISMATCH, CORRUPT, LIMIT_EXCEEDED, UNSUPPORTED_TYPE (an unregistered extension, a dictionary this codec lacks), INVALID_ARGUMENT (a string or other non-bytes: the message names the likely cause).
    */
-  decode<T = unknown>(bytes: Uint8Array): T
+  decode<T = unknown>(bytes: Uint8Array, options?: DecodeOptions): T
   /**
    * Decodes an envelope and returns its metadata with the value.
    * @param bytes - an envelope produced by any Stowage codec.
+   * @param options - as for {@link Codec.decode}.
    * @returns `{ value, schemaVersion, freshUntil, tags }`.
    * @throws {StowageError} as {@link Codec.decode}.
    */
-  decodeEnvelope<T = unknown>(bytes: Uint8Array): DecodedEnvelope<T>
+  decodeEnvelope<T = unknown>(bytes: Uint8Array, options?: DecodeOptions): DecodedEnvelope<T>
   /**
    * Like {@link Codec.decode}, but large payloads are inflated without blocking
    * (zlib's thread pool on Node, the native DecompressionStream in browsers from 16 KiB of payload).
    * @param bytes - an envelope, as for {@link Codec.decode}.
    * @param options - `inflate`: inflates the deflate stream instead of the runtime (in a Worker,
-   * say); see {@link AsyncInflate}.
+   * say); see {@link AsyncInflate}. `freeze`: as for {@link Codec.decode}.
    * @throws {StowageError} as {@link Codec.decode} (as a rejection); what `inflate` rejects with, as it is.
    */
   decodeAsync<T = unknown>(bytes: Uint8Array, options?: AsyncDecodeOptions): Promise<T>
@@ -126,7 +128,19 @@ export interface AsyncEncodeOptions {
 }
 
 /** Options of {@link Codec.decodeAsync} and {@link Codec.decodeEnvelopeAsync}. */
-export interface AsyncDecodeOptions {
+export interface DecodeOptions {
+  /**
+   * The value comes deep-frozen (`Object.freeze`): every array and plain object in it, also those
+   * inside Maps' values and Sets; Maps, Sets, Dates, typed arrays and what an extension returns
+   * other than a plain object or array stay as they are. Built frozen by the decoder, which costs
+   * less than freezing the value afterwards (what a Cache's in-process tier does; it asks for
+   * this). An extension's `decode` still gets its data unfrozen. Defaults to `false`.
+   */
+  readonly freeze?: boolean
+}
+
+/** Options of {@link Codec.decodeAsync} and {@link Codec.decodeEnvelopeAsync}. Every field is optional. */
+export interface AsyncDecodeOptions extends DecodeOptions {
   /** Inflates envelopes deflated without a dictionary, instead of the runtime's inflate. */
   readonly inflate?: AsyncInflate
 }
@@ -260,27 +274,29 @@ class StowageCodec implements Codec {
     return { bytes: this.platform.handOut(sealPayload(buf, start, end, meta, this.crc32, version)), payloadLength: payload.length }
   }
 
-  decode<T = unknown>(bytes: Uint8Array): T {
-    return this.decodeEnvelope<T>(bytes).value
+  decode<T = unknown>(bytes: Uint8Array, options?: DecodeOptions): T {
+    return this.decodeEnvelope<T>(bytes, options).value
   }
 
   async decodeAsync<T = unknown>(bytes: Uint8Array, options?: AsyncDecodeOptions): Promise<T> {
     return (await this.decodeEnvelopeAsync<T>(bytes, options)).value
   }
 
-  decodeEnvelope<T = unknown>(bytes: Uint8Array): DecodedEnvelope<T> {
+  decodeEnvelope<T = unknown>(bytes: Uint8Array, options?: DecodeOptions): DecodedEnvelope<T> {
     const header = readHeader(bytes)
     const start = this.opened(bytes, header)
+    const freeze = options?.freeze === true
     // Uncompressed: decoded where it lies, without a view of its own.
-    if (header.compression === 'none') return this.read(bytes, header, bytes, start)
-    return this.read(bytes, header, this.inflated(bytes, header, start), 0)
+    if (header.compression === 'none') return this.read(bytes, header, bytes, start, freeze)
+    return this.read(bytes, header, this.inflated(bytes, header, start), 0, freeze)
   }
 
   async decodeEnvelopeAsync<T = unknown>(bytes: Uint8Array, options?: AsyncDecodeOptions): Promise<DecodedEnvelope<T>> {
     const header = readHeader(bytes)
     const start = this.opened(bytes, header)
-    if (header.compression === 'none') return this.read(bytes, header, bytes, start)
-    return this.read(bytes, header, await this.inflatedAsync(bytes, header, start, options?.inflate), 0)
+    const freeze = options?.freeze === true
+    if (header.compression === 'none') return this.read(bytes, header, bytes, start, freeze)
+    return this.read(bytes, header, await this.inflatedAsync(bytes, header, start, options?.inflate), 0, freeze)
   }
 
   inflateEnvelope(bytes: Uint8Array): Uint8Array {
@@ -305,7 +321,7 @@ class StowageCodec implements Codec {
   private keptInflated(bytes: Uint8Array, header: Header, payload: Uint8Array): Uint8Array {
     const received = bytes.length - header.headerLength - CRC_SIZE
     const { maxWorkPerByte } = this.settings
-    if (workBudget(payload.length, maxWorkPerByte) > workBudget(received, maxWorkPerByte)) this.read(bytes, header, payload, 0)
+    if (workBudget(payload.length, maxWorkPerByte) > workBudget(received, maxWorkPerByte)) this.read(bytes, header, payload, 0, false)
     else if (header.formatVersion === 1) checkCrc(bytes, header, payload, 0, payload.length, this.crc32)
     return this.platform.handOut(this.sealInflated(bytes, header, payload))
   }
@@ -459,10 +475,10 @@ class StowageCodec implements Codec {
   }
 
   // Decodes the payload, `data[start..]`; a version-1 envelope's CRC covers the inflated payload, so it is checked here.
-  private read<T>(bytes: Uint8Array, header: Header, data: Uint8Array, start: number): DecodedEnvelope<T> {
+  private read<T>(bytes: Uint8Array, header: Header, data: Uint8Array, start: number, freeze: boolean): DecodedEnvelope<T> {
     if (header.formatVersion === 1 && header.compression !== 'none') checkCrc(bytes, header, data, start, data.length, this.crc32)
     const storedBytes = bytes.length - header.headerLength - CRC_SIZE
-    return this.decoding(() => ({ value: this.decoder.decode(data, start, header.formatVersion, storedBytes) as T, schemaVersion: header.schemaVersion, freshUntil: header.freshUntil, tags: header.tags }))
+    return this.decoding(() => ({ value: this.decoder.decode(data, start, header.formatVersion, storedBytes, undefined, freeze) as T, schemaVersion: header.schemaVersion, freshUntil: header.freshUntil, tags: header.tags }))
   }
 
   // Turns what a user extension's decode may throw, or a stack overflow, into typed errors.

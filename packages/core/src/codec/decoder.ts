@@ -14,6 +14,7 @@ import { TableText } from './table-text.js'
 import { define, knownShape, MAX_COMPILES_PER_DECODE, shapeFor, type CompileAllowance, type Shape, type ValueSource } from './shape-book.js'
 import { addBigintBytes, checkBigintSize, readBigint } from './types/bigint.js'
 import { mapFromData, regexpFromData, setFromData } from './types/collections.js'
+import { deepFreeze } from './deep-freeze.js'
 import { dictFromData, fromDeltas } from './types/records.js'
 import { readUtf16 } from './types/string.js'
 import { readTimestamp } from './types/timestamp.js'
@@ -85,6 +86,8 @@ export class Decoder implements ValueSource {
   private readonly extensions = new Map<number, Extension>()
   // Reading a prefix (scan): an extension may run past the bytes at hand.
   private prefix = false
+  // The value is built frozen (DecodeOptions.freeze): each array and plain object as it is made.
+  private freeze = false
   private busy = false
 
   constructor(
@@ -107,7 +110,7 @@ export class Decoder implements ValueSource {
     if (this.busy) return new Decoder(this.settings, this.platform).scan(prefix, version, storedBytes, payloadLength)
     this.prefix = true
     try {
-      this.decode(prefix, 0, version, storedBytes, payloadLength)
+      this.decode(prefix, 0, version, storedBytes, payloadLength, false)
     } catch (e) {
       if ((e as { code?: string }).code !== 'TRUNCATED') throw e
     } finally {
@@ -121,11 +124,13 @@ export class Decoder implements ValueSource {
    * calls the codec again) gets a decoder of its own.
    * @param storedBytes - the size of the payload as stored (deflated or not), which sets the work budget.
    * @param payloadLength - the size of the payload, inflated (`input.length - start`, unless scanning a prefix).
+   * @param freeze - build the value deep-frozen, as deep-freeze.ts freezes one.
    * @throws {StowageError} CORRUPT, TRUNCATED, LIMIT_EXCEEDED, UNSUPPORTED_TYPE.
    */
-  decode(input: Uint8Array, start: number, version: number, storedBytes: number, payloadLength = input.length - start): unknown {
-    if (this.busy) return new Decoder(this.settings, this.platform).decode(input, start, version, storedBytes, payloadLength)
+  decode(input: Uint8Array, start: number, version: number, storedBytes: number, payloadLength = input.length - start, freeze = false): unknown {
+    if (this.busy) return new Decoder(this.settings, this.platform).decode(input, start, version, storedBytes, payloadLength, freeze)
     this.busy = true
+    this.freeze = freeze
     try {
       this.work = this.bigintBytes = 0
       this.budget = workBudget(storedBytes, this.settings.maxWorkPerByte)
@@ -395,12 +400,15 @@ export class Decoder implements ValueSource {
       const shape = this.shapeAhead(n - 1)
       if (shape !== undefined) {
         out = shape.read(this, this.compiles)
+        if (this.freeze) Object.freeze(out)
         this.depth--
         return out
       }
     }
     const items = into ?? new Array<unknown>(n)
     for (let i = 0; i < n; i++) items[i] = this.value()
+    // `into` is a RECORDS column the pool keeps (see column()): never handed out.
+    if (this.freeze && into === undefined) Object.freeze(items)
     this.depth--
     return items
   }
@@ -417,6 +425,7 @@ export class Decoder implements ValueSource {
       if (key === '__proto__') define(out, key, value)
       else out[key] = value
     }
+    if (this.freeze) Object.freeze(out)
     this.depth--
     return out
   }
@@ -578,15 +587,15 @@ export class Decoder implements ValueSource {
         this.pos += length
         return readUtf16(this.bytes, at, length)
       case ExtType.MAP:
-        return mapFromData(this.nested())
+        return this.frozenAfter(mapFromData(this.thawed()))
       case ExtType.SET:
-        return setFromData(this.nested())
+        return this.frozenAfter(setFromData(this.thawed()))
       case ExtType.REGEXP:
-        return regexpFromData(this.nested())
+        return regexpFromData(this.thawed())
       case ExtType.DELTA:
         return this.delta(into, n)
       case ExtType.DICT:
-        return dictFromData(this.nested(), define)
+        return this.frozenAfter(dictFromData(this.thawed(), define))
       case ExtType.RECORDS:
         return this.records(into, n)
       case ExtType.STRING:
@@ -601,7 +610,7 @@ export class Decoder implements ValueSource {
       default: {
         const ext = this.extensions.get(type)
         if (ext === undefined) throw unsupportedType(`the value holds extension type ${type}, which no registered extension handles`)
-        return ext.decode(this.nested())
+        return this.frozenAfter(ext.decode(this.thawed()))
       }
     }
   }
@@ -617,6 +626,21 @@ export class Decoder implements ValueSource {
     this.enter()
     const value = this.value()
     this.depth--
+    return value
+  }
+
+  // nested() for data a function builds the value from (and may change: a user extension, DELTA
+  // summed in place): read unfrozen, the value frozen after (frozenAfter).
+  private thawed(): unknown {
+    const freeze = this.freeze
+    this.freeze = false
+    const data = this.nested()
+    this.freeze = freeze
+    return data
+  }
+
+  private frozenAfter<T>(value: T): T {
+    if (this.freeze) deepFreeze(value)
     return value
   }
 
@@ -649,6 +673,10 @@ export class Decoder implements ValueSource {
     this.depth -= 2
     if (!whole) throw corrupt('a records column has the wrong length')
     const rows = shape.rows(columns, n, into !== undefined && n === expected ? into : new Array<unknown>(n), this.compiles)
+    if (this.freeze) {
+      for (let i = 0; i < n; i++) Object.freeze(rows[i])
+      if (rows !== into) Object.freeze(rows)
+    }
     if (this.columns !== undefined && n >= POOLED_FROM) for (let j = 0; j < columns.length; j++) this.columns.release(level, j, columns[j] as unknown[], n)
     return rows
   }
@@ -695,7 +723,7 @@ export class Decoder implements ValueSource {
   private delta(into: unknown[] | undefined, n: number): number[] {
     const bytes = this.bytes
     const b = this.pos < this.end ? (bytes[this.pos] as number) : 0xc1
-    if (this.prefix || ((b & 0xf0) !== 0x90 && b !== 0xdc && b !== 0xdd)) return fromDeltas(this.nested())
+    if (this.prefix || ((b & 0xf0) !== 0x90 && b !== 0xdc && b !== 0xdd)) return this.frozenAfter(fromDeltas(this.thawed()))
     this.enter() // the extension's data, as nested()
     this.pos++
     const length = b < 0xa0 ? b & 0x0f : this.uint(b === 0xdc ? 2 : 4)
@@ -742,6 +770,7 @@ export class Decoder implements ValueSource {
     this.pos = p
     this.depth -= 2
     if (bad) throw corrupt('bad delta extension')
+    if (this.freeze && out !== into) Object.freeze(out)
     return out as number[]
   }
 
