@@ -22,7 +22,7 @@ try {
   await firefox.close()
 }
 
-const lines = [`Headless Debian builds, one page each; the corpora's values encoded in the page (\`compress: 'never'\`), then each method once a round, the order rotating; medians of ${ROUNDS} rounds, ms for all of a corpus's values. "Then deepFreeze": decoded, then frozen by walking the value (what the in-process tier did before); "built frozen": \`decode(bytes, { freeze: true })\` (what a Cache with the tier on asks for since 2026-11-29).`, '']
+const lines = [`Headless Debian builds, one page each; the corpora's values encoded in the page (\`compress: 'never'\`), then each method once a round, the order rotating; medians of ${ROUNDS} rounds, ms for all of a corpus's values. "Then deepFreeze": decoded, then frozen by walking the value (what the in-process tier did before); "built frozen": \`codec.decode(bytes, { freeze: true })\` (what a Cache with the tier on asks for since 2026-11-29).`, '']
 lines.push('| engine | corpus | decode ms | decode, then deepFreeze ms | ×decode | built frozen ms | ×decode | built frozen ÷ then deepFreeze |', '|---|---|---|---|---|---|---|---|')
 for (const { engine, rows } of tables) {
   for (const { name, ms } of rows) {

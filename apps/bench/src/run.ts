@@ -1156,7 +1156,7 @@ ${LARGE_TABLES}
 A Cache's in-process tier (on by default over any store but the memory one) keeps each value it
 reads deep-frozen, so that every reader shares one object nobody can change. It used to decode the
 value and then walk it to freeze it; since 2026-11-29 it asks the decoder for the value built
-frozen (\`decode(bytes, { freeze: true })\`), each array and object frozen as it is made, unless a
+frozen (\`codec.decode(bytes, { freeze: true })\`), each array and object frozen as it is made, unless a
 schema or \`migrate\` gets the value first (they may change it).
 
 ${markdown(browserFreeze)}

@@ -106,6 +106,10 @@ describe('Cache: values the local tier shares', () => {
     expect([migrated.migrated, Object.isFrozen(migrated)]).toStrictEqual([true, true])
     const thawed = (await createCache({ store, namespace: 'r', local: { freeze: false } }).get('k')) as typeof value
     expect([Object.isFrozen(thawed), Object.isFrozen(thawed.rows[0])]).toStrictEqual([false, false])
+    // Too large for the tier: not kept, so each read gets a copy of its own, unfrozen as before (found by a review).
+    const small = createCache({ store, namespace: 'r', local: { maxBytes: 100 } })
+    const [one, two] = [(await small.get('k')) as typeof value, (await small.get('k')) as typeof value]
+    expect([one === two, Object.isFrozen(one), Object.isFrozen(one.rows[0])]).toStrictEqual([false, false, false])
   })
 
   it('freeze: false is the documented fast path: one shared, mutable object per key', async () => {

@@ -1,10 +1,10 @@
-// decode(bytes, { freeze: true }): the same value as a plain decode, with every array and plain
+// codec.decode(bytes, { freeze: true }): the same value as a plain decode, with every array and plain
 // object in it frozen as deepFreeze freezes a value, built so by the decoder (what a Cache's
 // in-process tier asks for); and nothing of that leaks into plain decodes after it.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { deepFreeze } from '../src/codec/deep-freeze.js'
-import { createCodec, type Extension } from '../src/index.js'
+import { createCodec, StowageErrorCode, type Extension } from '../src/index.js'
 import { sameValue } from './same-value.js'
 
 // The paths of the arrays and plain objects in `value` that are frozen (`frozen`) or not, walked as deepFreeze walks.
@@ -56,6 +56,12 @@ describe('decode with freeze', () => {
       }
     })
   }
+
+  it('refuses a freeze option that is not a boolean, rather than reading it as false', async () => {
+    const bytes = codecs.never.encode({ a: 1 })
+    expect(() => codecs.never.decode(bytes, { freeze: 'yes' } as never)).toThrow(expect.objectContaining({ code: StowageErrorCode.INVALID_ARGUMENT, message: 'the freeze option must be a boolean, got string' }) as Error)
+    await expect(codecs.never.decodeAsync(bytes, { freeze: 1 } as never)).rejects.toMatchObject({ code: StowageErrorCode.INVALID_ARGUMENT })
+  })
 
   it('freezes exactly what deepFreeze freezes, for any value', () => {
     const codec = codecs.never

@@ -82,6 +82,8 @@ class LazyIdbStore implements IdbStore {
   private openFailed = false
   private current: Backend | undefined
   private closed = false
+  // What close() does, once: a second call waits for the same.
+  private closing: Promise<void> | undefined
   private readonly events = new Emitter<IdbStoreEvents>()
   private sweepTimer: ReturnType<typeof setInterval> | undefined
   private readonly names: StoreNames
@@ -156,11 +158,15 @@ class LazyIdbStore implements IdbStore {
     yield* await (await this.ready()).keys(prefix)
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return
+  close(): Promise<void> {
     this.closed = true
-    // Still opening: the calls made before close() go on once it has opened, then its connection
-    // closes (before, it stayed open, and so did its sweep timer).
+    this.closing ??= this.shut()
+    return this.closing
+  }
+
+  // Still opening: the calls made before close() go on once it has opened, then its connection
+  // closes (before, it stayed open, and so did its sweep timer).
+  private async shut(): Promise<void> {
     await this.opening?.catch(() => {})
     clearInterval(this.sweepTimer)
     await this.current?.close()

@@ -26,7 +26,18 @@ function timeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
  * Opens `dbName` with the entries store (indexed by expiry and by last access) and the meta store.
  * @throws {StowageError} STORE_ERROR past `ms`; what IndexedDB throws otherwise.
  */
-export function openDatabase(dbName: string, names: StoreNames, ms: number, handlers: ConnectionHandlers): Promise<Db> {
+export function openDatabase(dbName: string, names: StoreNames, ms: number, owner: ConnectionHandlers): Promise<Db> {
+  // Given up on (past `ms`, or failed): a connection that opens after that is closed at once and
+  // tells its owner nothing (the owner has fallen back to memory; its 'blocking' would drop that).
+  let abandoned = false
+  const handlers: ConnectionHandlers = {
+    blocking: () => {
+      if (!abandoned) owner.blocking()
+    },
+    terminated: () => {
+      if (!abandoned) owner.terminated()
+    },
+  }
   const createStores = (upgrading: Db) => {
     if (!upgrading.objectStoreNames.contains(names.entries)) {
       const store = upgrading.createObjectStore(names.entries, { keyPath: 'key' })
@@ -45,5 +56,10 @@ export function openDatabase(dbName: string, names: StoreNames, ms: number, hand
     db = await openDB(dbName, version, { ...handlers, upgrade: (upgrading) => createStores(upgrading) })
     return db
   }
-  return timeout(connect(), ms, `opening IndexedDB database ${dbName}`)
+  const connecting = connect()
+  return timeout(connecting, ms, `opening IndexedDB database ${dbName}`).catch((e: unknown) => {
+    abandoned = true
+    connecting.then((db) => db.close(), () => {})
+    throw e
+  })
 }

@@ -437,6 +437,45 @@ describe('indexeddb store', () => {
     expect(reopened).toStrictEqual([])
   })
 
+  it('a second close() resolves once the connection is closed, as the first does (found by a review)', async () => {
+    const store = createIdbStore({ dbName: dbName() })
+    void store.get('x')
+    const order: string[] = []
+    await Promise.all([store.close().then(() => order.push('first')), store.close().then(() => order.push('second'))])
+    expect(order).toStrictEqual(['first', 'second'])
+  })
+
+  it('an opening given up on past openTimeout leaves no connection once it opens, and no event from it (found by a review)', async () => {
+    const name = dbName()
+    const holder = await openDB(name, 1) // an old tab that never lets go: the store's upgrade waits
+    const store = createIdbStore({ dbName: name, openTimeout: 200 })
+    const heard: string[] = []
+    store.on('reopen', ({ reason }) => heard.push(reason))
+    expect(await store.get('x')).toBeUndefined() // from the memory fallback
+    expect(store.backend).toBe('memory')
+    holder.close() // the upgrade goes through now, and its connection opens late
+    await sleep(100)
+    // A connection left open would be told of the deletion, and would drop the memory store it fell back to.
+    await new Promise<void>((resolve, reject) => {
+      const deletion = indexedDB.deleteDatabase(name)
+      deletion.onsuccess = () => resolve()
+      deletion.onerror = () => reject(deletion.error)
+    })
+    await store.set('y', new Uint8Array([1]))
+    expect([heard, store.backend, await store.get('y')]).toStrictEqual([[], 'memory', new Uint8Array([1])])
+    await store.close()
+  })
+
+  it('no sweep runs after close(), also when close() came while the database opened', async () => {
+    const store = createIdbStore({ dbName: dbName(), sweepInterval: 10 })
+    const swept: unknown[] = []
+    store.on('swept', (e) => swept.push(e))
+    void store.get('x')
+    await store.close()
+    await sleep(1300)
+    expect(swept).toStrictEqual([])
+  })
+
   it('reads waiting for a later task fail, all of them, when the connection has closed under them', async () => {
     const name = dbName()
     const db = await openDB(name, 1, { upgrade: (d) => d.createObjectStore('e', { keyPath: 'key' }) })

@@ -83,8 +83,9 @@ export class BytesIo {
       bytes = withoutTags(envelope)
       // The codec this cache writes with now: with autoDictionary, one with a dictionary once adopted.
       if (keptInflated(opener.dictionaries?.writer ?? opener.codec, inspect(bytes), options?.inflate)) bytes = await inflatedOr(opener.codec, bytes)
-      // Kept in the in-process tier as a read's value is (see Reads.readStore).
-      opened = await openEntry(opener, this.prefix, key, bytes, this.shared.local?.freezes === true)
+      // To be kept in the in-process tier, as a read's value is (see Reads.readStore).
+      const { local } = this.shared
+      opened = await openEntry(opener, this.prefix, key, bytes, local !== undefined && local.freezes && local.keeps(bytes.length, ttl))
       if (!('entry' in opened)) throw unusable(opened, this.shared.version)
     } finally {
       claims.end(claim)

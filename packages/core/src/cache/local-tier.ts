@@ -147,6 +147,11 @@ export class LocalTier {
     )
   }
 
+  /** Whether {@link LocalTier.set} keeps an entry of envelope length `size` and store TTL `ttl`. */
+  keeps(size: number, ttl: number | undefined): boolean {
+    return (ttl === undefined || Math.min(ttl, this.ttl) > 0) && size <= this.maxBytes
+  }
+
   /**
    * Keeps `entry` under `key` for the tier's TTL, or `ttl` ms when shorter (`undefined`: the
    * store keeps it forever). `size` is its envelope's length.
@@ -154,7 +159,7 @@ export class LocalTier {
   set(key: string, entry: LocalEntry, size: number, ttl: number | undefined): void {
     this.delete(key)
     const life = ttl === undefined ? this.ttl : Math.min(ttl, this.ttl)
-    if (life <= 0 || size > this.maxBytes) return
+    if (!this.keeps(size, ttl)) return
     if (this.freezes && !(entry instanceof LazyEntry)) deepFreeze(entry.value)
     this.slots.set(key, { entry, expiresAt: Date.now() + life, size, used: false })
     this.bytes += size

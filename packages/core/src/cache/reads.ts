@@ -60,8 +60,10 @@ export class Reads {
       } catch (e) {
         return this.observer.readFailed(key, e, operation, count)
       }
-      // Kept in a tier that freezes it (or, when a write overtook this read, handed to the caller only, as frozen as it would have been).
-      const opened = this.open(key, bytes, operation, count, () => (claim.superseded ? Promise.resolve() : store.delete(full)), local?.freezes === true)
+      // To be kept in a tier that freezes it: built frozen. (When a write overtakes this read, the
+      // value is handed to the caller only, as frozen as it would have been kept.)
+      const frozen = local !== undefined && local.freezes && bytes !== undefined && local.keeps(bytes.length, ttl)
+      const opened = this.open(key, bytes, operation, count, () => (claim.superseded ? Promise.resolve() : store.delete(full)), frozen)
       entry = opened instanceof Promise ? await opened : opened
     } finally {
       claims.end(claim)

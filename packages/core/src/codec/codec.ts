@@ -1,7 +1,7 @@
 // The codec chains the three steps: MessagePack (encoder.ts / decoder.ts), deflate (the platform
 // file), envelope (envelope.ts). Options are settled once, per codec.
 import { StowageErrorCode } from '../errors/error-codes.js'
-import { corrupt, limitExceeded, truncated, unsupportedType } from '../errors/make.js'
+import { corrupt, invalidArgument, limitExceeded, truncated, unsupportedType } from '../errors/make.js'
 import { StowageError } from '../errors/stowage-error.js'
 import { crc32 as jsCrc32, crc32Range } from './crc32.js'
 import { Decoder } from './decoder.js'
@@ -285,7 +285,7 @@ class StowageCodec implements Codec {
   decodeEnvelope<T = unknown>(bytes: Uint8Array, options?: DecodeOptions): DecodedEnvelope<T> {
     const header = readHeader(bytes)
     const start = this.opened(bytes, header)
-    const freeze = options?.freeze === true
+    const freeze = freezeOf(options)
     // Uncompressed: decoded where it lies, without a view of its own.
     if (header.compression === 'none') return this.read(bytes, header, bytes, start, freeze)
     return this.read(bytes, header, this.inflated(bytes, header, start), 0, freeze)
@@ -294,7 +294,7 @@ class StowageCodec implements Codec {
   async decodeEnvelopeAsync<T = unknown>(bytes: Uint8Array, options?: AsyncDecodeOptions): Promise<DecodedEnvelope<T>> {
     const header = readHeader(bytes)
     const start = this.opened(bytes, header)
-    const freeze = options?.freeze === true
+    const freeze = freezeOf(options)
     if (header.compression === 'none') return this.read(bytes, header, bytes, start, freeze)
     return this.read(bytes, header, await this.inflatedAsync(bytes, header, start, options?.inflate), 0, freeze)
   }
@@ -491,6 +491,13 @@ class StowageCodec implements Codec {
       throw corrupt(`the value could not be decoded: ${String((e as Error)?.message ?? e)}`, e)
     }
   }
+}
+
+// DecodeOptions.freeze, checked: a value that is not a boolean is refused rather than read as false.
+function freezeOf(options: DecodeOptions | undefined): boolean {
+  const freeze = options?.freeze
+  if (freeze === undefined || typeof freeze === 'boolean') return freeze === true
+  throw invalidArgument(`the freeze option must be a boolean, got ${typeof freeze}`)
 }
 
 /**
