@@ -19,6 +19,7 @@ const allMethods: Array<[ReloadMethod, string]> = [
   ['clone', 'idb-keyval, structured clone'],
   ['json', 'idb-keyval, JSON strings + JSON.parse'],
   ['stowage', 'Stowage Cache over @stowage/idb, encoded in the page'],
+  ['stowage-defaults', 'the same through a Cache with its defaults (in-process tier on: values kept deep-frozen)'],
   ['stowage-server', 'Stowage Cache over @stowage/idb, deflated envelopes from a Node server (acceptBytes: kept inflated)'],
   ['stowage-server-deflated', 'Stowage Cache over @stowage/idb, the same kept as they came (inflate: false)'],
   ['stowage-bytes', '@stowage/idb alone: the envelopes as bytes, not decoded'],
@@ -26,8 +27,8 @@ const allMethods: Array<[ReloadMethod, string]> = [
 // RELOAD_METHODS=clone,stowage picks some (the clone is every ratio's base: always kept).
 const picked = process.env.RELOAD_METHODS?.split(',')
 const methods = allMethods.filter(([m]) => m === 'clone' || picked === undefined || picked.includes(m))
-// stowage-bytes reads what 'stowage' stored.
-if (methods.some(([m]) => m === 'stowage-bytes') && !methods.some(([m]) => m === 'stowage')) throw new Error('RELOAD_METHODS: stowage-bytes needs stowage')
+// stowage-bytes and stowage-defaults read what 'stowage' stored.
+if (methods.some(([m]) => m === 'stowage-bytes' || m === 'stowage-defaults') && !methods.some(([m]) => m === 'stowage')) throw new Error('RELOAD_METHODS: stowage-bytes and stowage-defaults need stowage')
 const passes: ReloadPass[] = ['batch', 'one-by-one', 'at-once']
 
 const { server, url: origin } = await serveBundle('reload-page.ts')
@@ -45,7 +46,7 @@ const bytes = new Map<ReloadMethod, number | undefined>()
 let version = ''
 try {
   await session(async (page) => {
-    for (const [method] of methods.filter(([m]) => m !== 'stowage-bytes')) bytes.set(method, await page.evaluate(([m, p, e]) => window.storeReload(m, p, e), [method, payloads, serverEnvelopes] as const))
+    for (const [method] of methods.filter(([m]) => m !== 'stowage-bytes' && m !== 'stowage-defaults')) bytes.set(method, await page.evaluate(([m, p, e]) => window.storeReload(m, p, e), [method, payloads, serverEnvelopes] as const))
   })
   for (let round = 0; round < ROUNDS; round++) {
     for (let i = 0; i < methods.length; i++) {
@@ -69,12 +70,17 @@ try {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
 const med = (method: ReloadMethod, pass: string) => median(samples.get(`${method} ${pass}`)!)
 const ratio = (method: ReloadMethod, pass: string) => med(method, pass) / med('clone', pass)
+// What each method keeps in IndexedDB: those that read what 'stowage' stored, its bytes.
+const stored = (m: ReloadMethod) => {
+  const b = bytes.get(m === 'stowage-bytes' || m === 'stowage-defaults' ? 'stowage' : m)
+  return b === undefined ? '— (a clone)' : `${(b / 1e6).toFixed(2)} MB`
+}
 const lines = [
   `Chromium ${version} (headless, Debian build), a profile on disk. The 329 GitHub webhook payloads (3.25 MB of JSON) were stored once; then, for every sample, the browser was started again on that profile and a new page timed its first reads of one method: open the database, read and decode all 329 values, in one batch (\`getMany\`), one call each after another (\`get\`, awaited in turn), or one call each all asked for at once (as components mounting together ask). Medians of ${ROUNDS} samples, the method order rotated; ratios against the structured clone.`,
   '',
   '| method | bytes in IndexedDB | batch ms | ×clone | one by one ms | ×clone | at once ms | ×clone |',
   '|---|---|---|---|---|---|---|---|',
-  ...methods.map(([m, name]) => `| ${name} | ${bytes.get(m) === undefined ? '— (a clone)' : (bytes.get(m)! / 1e6).toFixed(2) + ' MB'} | ${passes.map((p) => `${med(m, p).toFixed(1)} | ${ratio(m, p).toFixed(2)}`).join(' | ')} |`),
+  ...methods.map(([m, name]) => `| ${name} | ${stored(m)} | ${passes.map((p) => `${med(m, p).toFixed(1)} | ${ratio(m, p).toFixed(2)}`).join(' | ')} |`),
 ]
 const targetRows: Array<[string, ReloadMethod, ReloadPass]> = [
   ['reads after a reload (batch), encoded in the page ≤ 1.0× the structured clone', 'stowage', 'batch'],

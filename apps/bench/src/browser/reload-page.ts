@@ -6,7 +6,7 @@ import { createCache } from '@stowage/core'
 import { createIdbStore } from '@stowage/idb'
 import { createStore, get, getMany, setMany } from 'idb-keyval'
 
-export type ReloadMethod = 'clone' | 'json' | 'stowage' | 'stowage-server' | 'stowage-server-deflated' | 'stowage-bytes'
+export type ReloadMethod = 'clone' | 'json' | 'stowage' | 'stowage-defaults' | 'stowage-server' | 'stowage-server-deflated' | 'stowage-bytes'
 
 export type ReloadPass = 'batch' | 'one-by-one' | 'at-once'
 
@@ -74,6 +74,14 @@ window.readReload = async (method, count, pass) => {
     }
     if ((sink as unknown[]).some((v) => v === undefined)) throw new Error('missing values')
     console.log(`open ${(opened - t).toFixed(1)} ms, reads ${(performance.now() - opened).toFixed(1)} ms`)
+  } else if (method === 'stowage-defaults') {
+    // What 'stowage' stored, read through a Cache as its README makes one: the in-process tier on
+    // (each value kept deep-frozen), the store's sweeps on.
+    const cache = createCache({ store: createIdbStore({ dbName: 'reload-stowage' }) })
+    if (pass === 'batch') sink = await cache.getMany(keys(count, 'w:'))
+    else if (pass === 'at-once') sink = await Promise.all(keys(count, 'w:').map((key) => cache.get(key)))
+    else for (let i = 0; i < count; i++) sink = await cache.get(`w:${i}`)
+    if (pass !== 'one-by-one' && (sink as unknown[]).some((v) => v === undefined)) throw new Error('missing values')
   } else {
     const cache = createCache({ store: createIdbStore({ dbName: `reload-${method}`, sweepInterval: 0 }), local: false })
     if (pass === 'batch') sink = await cache.getMany(keys(count, 'w:'))
