@@ -106,6 +106,12 @@ describe('Cache: values the local tier shares', () => {
     expect([migrated.migrated, Object.isFrozen(migrated)]).toStrictEqual([true, true])
     const thawed = (await createCache({ store, namespace: 'r', local: { freeze: false } }).get('k')) as typeof value
     expect([Object.isFrozen(thawed), Object.isFrozen(thawed.rows[0])]).toStrictEqual([false, false])
+    // openBytes (fetchCached's stored copy) gives it as get does: frozen, though not kept.
+    const bytes = await createCache({ store, namespace: 'r' }).getBytes('k')
+    const opened = (await createCache({ store, namespace: 'r' }).openBytes('k', bytes)) as typeof value
+    expect([Object.isFrozen(opened), Object.isFrozen(opened.rows[0]!.tags)]).toStrictEqual([true, true])
+    const openedThawed = (await createCache({ store, namespace: 'r', local: false }).openBytes('k', bytes)) as typeof value
+    expect(Object.isFrozen(openedThawed)).toBe(false)
     // Too large for the tier: not kept, so each read gets a copy of its own, unfrozen as before (found by a review).
     const small = createCache({ store, namespace: 'r', local: { maxBytes: 100 } })
     const [one, two] = [(await small.get('k')) as typeof value, (await small.get('k')) as typeof value]

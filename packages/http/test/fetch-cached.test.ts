@@ -55,6 +55,19 @@ describe('fetchCached', () => {
     expect(statuses).toStrictEqual([200, 304])
   })
 
+  it('gives the value deep-frozen from the network and from the stored copy alike when the in-process tier freezes, unfrozen when it does not', async () => {
+    const { server, url } = await origin()
+    await server.set('post', { title: 'Hello', tags: [{ name: 'a' }] })
+    for (const local of [true, { freeze: false }] as const) {
+      const cache = createCache({ store: createMemoryStore(), namespace: 'client', local })
+      const first = await fetchCachedWithInfo<{ tags: Array<{ name: string }> }>(url('post'), { cache })
+      const second = await fetchCachedWithInfo<{ tags: Array<{ name: string }> }>(url('post'), { cache })
+      const frozen = local === true
+      expect([first.source, second.source]).toStrictEqual(['network', 'revalidated'])
+      expect([Object.isFrozen(first.value), Object.isFrozen(first.value.tags[0]), Object.isFrozen(second.value), Object.isFrozen(second.value.tags[0])]).toStrictEqual([frozen, frozen, frozen, frozen])
+    }
+  })
+
   it("stores the envelope as received with the server's ETag in its header, then revalidates with it (304)", async () => {
     const { server, url, statuses, conditional } = await origin()
     await server.set('post', { title: 'Hello', at: new Date(0) })

@@ -31,8 +31,9 @@ export interface Cache<S extends CacheSchema = CacheSchema> {
   setBytes(key: CacheKey<S>, envelope: Uint8Array, options?: CacheTtlOptions): Promise<void>
   /**
    * The value in an envelope read with `getBytes`, opened as `get` would open it (schema version
-   * and `migrate`, the key's schema, counted as a hit or a miss; `undefined` bytes are a miss);
-   * `undefined` when unusable (a damaged entry is then deleted, as `get` does).
+   * and `migrate`, the key's schema, counted as a hit or a miss; `undefined` bytes are a miss;
+   * deep-frozen when the in-process tier freezes, as `get` and `acceptBytes` give it, though it
+   * is not kept there); `undefined` when unusable (a damaged entry is then deleted, as `get` does).
    * @throws {StowageError} INVALID_ARGUMENT for a bad key.
    */
   openBytes<T = never, K extends CacheKey<S> = CacheKey<S>>(key: K, envelope: Uint8Array | undefined): Promise<([T] extends [never] ? CacheValue<S, K> : T) | undefined>

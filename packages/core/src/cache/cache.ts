@@ -82,7 +82,11 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
 
   async openBytes(key: string, envelope: Uint8Array | undefined): Promise<never> {
     checkKey(key)
-    return (await this.reads.open(key, envelope, 'get', true))?.value as never
+    // Frozen as `get` and `acceptBytes` would give it, so that a value's being frozen never
+    // depends on the path it came by (fetchCached: a stored copy here, a network answer there).
+    const { local } = this.shared
+    const frozen = local !== undefined && local.freezes && envelope !== undefined && local.keeps(envelope.length, undefined)
+    return (await this.reads.open(key, envelope, 'get', true, undefined, frozen))?.value as never
   }
 
   async acceptBytes(key: string, envelope: Uint8Array, options?: AcceptBytesOptions): Promise<never> {
