@@ -193,6 +193,7 @@ const dictionaryRedis = run('dictionary-redis-bench.ts')
 const hostile = run('hostile-bench.ts')
 const serverCost = run('server-cost-bench.ts', [], ['--expose-gc'])
 const cacheMicro = run('cache-micro-bench.ts')
+const cacheGetMany = run('cache-getmany-bench.ts')
 const policy = run('policy-sweep.ts')
 const micro = run('micro.ts')
 const crc = run('crc-cost.ts')
@@ -989,6 +990,15 @@ ${markdown(serverCost)}
 ## Options per call and frozen values (issue 20, items 8 and 20)
 
 ${markdown(cacheMicro)}
+
+## getMany with the in-process tier
+
+With its in-process tier on (the default over Redis and IndexedDB), a Cache used to read \`getMany\`
+key by key, each key a GET and a PTTL (the store's TTL bounds the local copy); since 2026-11-29 it
+reads the keys the tier lacks in one call of \`Store.getManyWithTtl\` (Redis: MGET and a PTTL a
+key in one pipeline; IndexedDB: one transaction), where the store has it.
+
+${markdown(cacheGetMany)}
 
 ## Compression policy (how the defaults were chosen)
 

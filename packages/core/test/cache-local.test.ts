@@ -118,6 +118,34 @@ describe('Cache: values the local tier shares', () => {
     expect([one === two, Object.isFrozen(one), Object.isFrozen(one.rows[0])]).toStrictEqual([false, false, false])
   })
 
+  it('getMany with the in-process tier reads the keys it lacks in one getManyWithTtl call, keeps them as get does, and keeps none a write overtook', async () => {
+    const { store: held, inner, state, release, waiting } = heldStore()
+    const calls: string[][] = []
+    const store = { ...held, getManyWithTtl: async (keys: readonly string[]) => (calls.push([...keys]), Promise.all(keys.map((key) => held.getWithTtl!(key)))) }
+    const writer = createCache({ store: inner, namespace: 'g', local: false })
+    await writer.set('a', { n: 1 })
+    await writer.set('b', { n: 2 }, { ttl: 50 })
+    const cache = createCache({ store, namespace: 'g', local: { ttl: 60_000 } })
+    const first = (await cache.get('a')) as { n: number }
+    state.held = true
+    const reading = cache.getMany(['a', 'b', 'missing', 'b'])
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    await cache.set('b', { n: 3 }) // while the batch read waits: its old value must not be kept
+    while (waiting.length < 3) await new Promise((resolve) => setTimeout(resolve, 1))
+    release()
+    const values = (await reading) as Array<{ n: number } | undefined>
+    expect(calls).toStrictEqual([['g:b', 'g:missing', 'g:b']]) // 'a' came from the tier
+    expect(values[0]).toBe(first)
+    expect([values[1]?.n, values[2], values[3]?.n, Object.isFrozen(values[1])]).toStrictEqual([2, undefined, 2, true])
+    expect(((await cache.get('b')) as { n: number }).n).toBe(3)
+    expect(cache.stats()).toMatchObject({ hits: 5, misses: 1 }) // get('a'), the batch's three, get('b')
+    // A copy read in a batch lives no longer than its store entry (50 ms), as one read by get.
+    await writer.set('c', { n: 4 }, { ttl: 50 })
+    await cache.getMany(['c'])
+    await new Promise((resolve) => setTimeout(resolve, 80))
+    expect(await cache.get('c')).toBeUndefined()
+  })
+
   it('freeze: false is the documented fast path: one shared, mutable object per key', async () => {
     const { store } = heldStore()
     const cache = createCache({ store, namespace: 'm', local: { freeze: false } })

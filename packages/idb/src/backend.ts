@@ -7,6 +7,7 @@ export interface Backend {
   readonly kind: 'indexeddb' | 'memory'
   getWithTtl(key: string): Promise<{ value: Uint8Array; ttl: number | undefined } | undefined>
   getMany(keys: readonly string[]): Promise<Array<Uint8Array | undefined>>
+  getManyWithTtl(keys: readonly string[]): Promise<Array<{ value: Uint8Array; ttl: number | undefined } | undefined>>
   setMany(entries: readonly StoreEntry[]): Promise<void>
   deleteMany(keys: readonly string[]): Promise<number>
   clear(prefix: string): Promise<void>
@@ -24,6 +25,7 @@ export function memoryBackend(store: MemoryStore): Backend {
     kind: 'memory',
     getWithTtl: (key) => store.getWithTtl(key),
     getMany: (keys) => store.getMany(keys),
+    getManyWithTtl: (keys) => store.getManyWithTtl(keys),
     setMany: (entries) => store.setMany(entries),
     deleteMany: (keys) => store.deleteMany(keys),
     clear: (prefix) => store.clear(prefix),

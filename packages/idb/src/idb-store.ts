@@ -140,6 +140,11 @@ class LazyIdbStore implements IdbStore {
     return (await this.ready()).getMany(keys)
   }
 
+  async getManyWithTtl(keys: readonly string[]): Promise<Array<Found>> {
+    keys.forEach(checkKey)
+    return (await this.ready()).getManyWithTtl(keys)
+  }
+
   async setMany(entries: readonly StoreEntry[]): Promise<void> {
     for (const { key, value, ttl } of entries) checkEntry(key, value, ttl)
     return (await this.ready(true)).setMany(entries)

@@ -54,12 +54,7 @@ export class PlainIdbStore implements Backend {
       return Promise.reject(storeError('get', e))
     }
     return row.then(
-      (found) => {
-        const value = this.live(found)
-        if (value === undefined) return undefined
-        const { expiresAt } = found as Row
-        return { value, ttl: expiresAt === Infinity ? undefined : Math.max(1, expiresAt - Date.now()) }
-      },
+      (found) => this.withTtl(found),
       (e: unknown) => {
         throw storeError('get', e)
       },
@@ -69,6 +64,19 @@ export class PlainIdbStore implements Backend {
   async getMany(keys: readonly string[]): Promise<Array<Uint8Array | undefined>> {
     const rows = await run('getMany', () => this.reads.getAll(keys))
     return rows.map((row) => this.live(row))
+  }
+
+  async getManyWithTtl(keys: readonly string[]): Promise<Array<{ value: Uint8Array; ttl: number | undefined } | undefined>> {
+    const rows = await run('getMany', () => this.reads.getAll(keys))
+    return rows.map((row) => this.withTtl(row))
+  }
+
+  // A row's live value with what is left of its TTL.
+  private withTtl(found: Row | undefined): { value: Uint8Array; ttl: number | undefined } | undefined {
+    const value = this.live(found)
+    if (value === undefined) return undefined
+    const { expiresAt } = found as Row
+    return { value, ttl: expiresAt === Infinity ? undefined : Math.max(1, expiresAt - Date.now()) }
   }
 
   async setMany(entries: readonly StoreEntry[]): Promise<void> {

@@ -97,7 +97,8 @@ const me = (page: Page, scope?: string): Promise<MeResult> => page.evaluate((s) 
 const valueOf = (result: MeResult) => ('value' in result ? result.value : undefined)
 const BAD: Mode[] = [401, 403, 404, 410, 503, 'offline', 'redirect']
 
-describe('two users on one browser profile', () => {
+// Each test drives a real browser through many steps: 2-3.5 s alone, over 5 s in a busy CI run.
+describe('two users on one browser profile', { timeout: 30_000 }, () => {
   for (const kind of [
     { name: 'an app that gives fetchCached the user as scope and signs out', scoped: true, signsOut: true },
     { name: 'an app that gives a scope but forgets to sign out', scoped: true, signsOut: false },

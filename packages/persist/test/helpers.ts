@@ -132,7 +132,7 @@ export function withMethod<K extends keyof Store>(inner: Store, name: K, method:
  * meantime (a BroadcastChannel message has no order against the page's other tasks).
  * @returns what `make` returned, and `deliver`, which hands over the notices held and every later one at once.
  */
-export function withHeldNotices<T>(make: () => T): { made: T; deliver(): void } {
+export function withHeldNotices<T>(make: () => T): { made: T; deliver(): void; held(): number } {
   const Real = globalThis.BroadcastChannel
   const held: Array<() => void> = []
   let holding = true
@@ -152,6 +152,7 @@ export function withHeldNotices<T>(make: () => T): { made: T; deliver(): void } 
         holding = false
         held.splice(0).forEach((hear) => hear())
       },
+      held: () => held.length,
     }
   } finally {
     globalThis.BroadcastChannel = Real

@@ -25,7 +25,8 @@ it("another page's sign-out told while A's record waits for its decode slice: th
   page.persistManualUpdates(new QueryClient(), () => {}) // hears the stop quietly
   const tab1 = new BroadcastChannel(`stowage-persist-queries:${prefix}`)
   tab1.postMessage({ removal: 'another-page' })
-  await sleep(20) // held
+  // Held once it has come (a fixed 20 ms was not always enough in a busy Firefox).
+  while (held.held() === 0) await sleep(5)
   deliver = held.deliver
   const qc = new QueryClient({ defaultOptions: { queries: { persister: page.persisterFn, staleTime: Infinity } } })
   const inbox = await qc.fetchQuery({ queryKey: ['inbox'], queryFn: async () => ({ owner: 'fetched' }) })

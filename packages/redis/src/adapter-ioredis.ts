@@ -85,6 +85,19 @@ export function ioredisAdapter(client: Client): RedisAdapter {
       const replies_ = replies((await client.pipeline().getBuffer(key).pttl(key).exec()) as Reply[] | null)
       return [fromBuffer(replies_[0] as Buffer | null), replies_[1] as number]
     },
+    async getManyWithPttl(keys) {
+      const pipeline = client.pipeline().mgetBuffer(...keys)
+      for (const key of keys) pipeline.pttl(key)
+      const withPttls = (values: Array<Buffer | null>, pttls: number[]) => values.map((v, i): [Uint8Array | null, number] => [fromBuffer(v), pttls[i] as number])
+      return execOr(
+        pipeline,
+        (results) => {
+          const [values, ...pttls] = replies(results) as [Array<Buffer | null>, ...number[]]
+          return withPttls(values, pttls)
+        },
+        async () => withPttls(await client.mgetBuffer(...keys), await Promise.all(keys.map((key) => client.pttl(key)))),
+      )
+    },
     setHead: (key, value, ttl) => evalHead(SET_RETURNING_HEAD, key, [toBuffer(value), ttlArg(ttl)]),
     async setHeadMany(entries) {
       return evalHeadMany(SET_RETURNING_HEAD, entries.map(({ key, value, ttl }) => [key, [toBuffer(value), ttlArg(ttl)]]))

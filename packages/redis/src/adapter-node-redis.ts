@@ -67,6 +67,11 @@ export function nodeRedisAdapter(client: AnyClient | AnyCluster): RedisAdapter {
       const [value, pttl] = await Promise.all([send<Buffer | null>(key, ['GET', key]), send<number>(key, ['PTTL', key])])
       return [fromBuffer(value), Number(pttl)]
     },
+    async getManyWithPttl(keys) {
+      // Sent in one tick: one pipeline.
+      const [values, ...pttls] = await Promise.all([send<Array<Buffer | null>>(keys[0] as string, ['MGET', ...keys]), ...keys.map((key) => send<number>(key, ['PTTL', key]))])
+      return (values as Array<Buffer | null>).map((v, i): [Uint8Array | null, number] => [fromBuffer(v), Number(pttls[i])])
+    },
     setHead: (key, value, ttl) => evalHead(SET_RETURNING_HEAD, key, [toBuffer(value), ttlArg(ttl)]),
     // Commands sent in one tick go out as one pipeline in node-redis.
     setHeadMany: (entries) => Promise.all(entries.map(({ key, value, ttl }) => evalHead(SET_RETURNING_HEAD, key, [toBuffer(value), ttlArg(ttl)]))),

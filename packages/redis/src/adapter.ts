@@ -9,6 +9,8 @@ export interface RedisAdapter {
   get(key: string): Promise<Uint8Array | null>
   /** GET and PTTL in one round trip: the value, and its remaining TTL in ms (-1: none, -2: no key). */
   getWithPttl(key: string): Promise<[Uint8Array | null, number]>
+  /** MGET and a PTTL of each key in one round trip, for keys of one slot: each value with its PTTL as {@link RedisAdapter.getWithPttl} gives it. */
+  getManyWithPttl(keys: readonly string[]): Promise<Array<[Uint8Array | null, number]>>
   /**
    * SET key value [PX ttl], returning the old value's head: its first 40 bytes when it was a string
    * (enough to tell a chunk manifest), empty for another type, null when there was none. Never the

@@ -117,6 +117,22 @@ class RedisStoreImpl implements RedisStore {
     return value === undefined ? undefined : { value, ttl: pttl === -1 ? undefined : Math.max(1, pttl) }
   }
 
+  async getManyWithTtl(keys: readonly string[]): Promise<Array<{ value: Uint8Array; ttl: number | undefined } | undefined>> {
+    keys.forEach(checkKey)
+    const out = new Array<{ value: Uint8Array; ttl: number | undefined } | undefined>(keys.length)
+    await Promise.all(
+      bySlot(keys, this.adapter.isCluster).map(async (group) => {
+        const found = await this.call('MGET', (a) => a.getManyWithPttl(group.map((i) => keys[i] as string)))
+        await Promise.all(group.map(async (i, j) => {
+          const [bytes, pttl] = found[j] as [Uint8Array | null, number]
+          const value = bytes === null ? undefined : await this.chunks.resolve(keys[i] as string, bytes)
+          out[i] = value === undefined ? undefined : { value, ttl: pttl === -1 ? undefined : Math.max(1, pttl) }
+        }))
+      }),
+    )
+    return out
+  }
+
   async set(key: string, value: Uint8Array, options?: StoreSetOptions): Promise<void> {
     checkEntry(key, value, options?.ttl)
     await this.write(key, value, options?.ttl, options?.fence)

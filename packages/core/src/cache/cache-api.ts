@@ -80,7 +80,11 @@ export interface Cache<S extends CacheSchema = CacheSchema> {
   deleteByTag(tags: string | readonly string[]): Promise<void>
   /** Whether `get` would find a value (stats and events are not touched). @throws {StowageError} as {@link Cache.get}. */
   has(key: CacheKey<S>): Promise<boolean>
-  /** The values under `keys`, in order; one store round trip where the store can batch. @throws {StowageError} as {@link Cache.get}. */
+  /**
+   * The values under `keys`, in order; one store round trip where the store can batch (with the
+   * in-process tier, the keys it lacks, through `Store.getManyWithTtl`; a store without it is read
+   * key by key). @throws {StowageError} as {@link Cache.get}.
+   */
   getMany<T = never, K extends CacheKey<S> = CacheKey<S>>(keys: readonly K[]): Promise<Array<([T] extends [never] ? CacheValue<S, K> : T) | undefined>>
   /** Stores several values, each with its own TTL. @throws {StowageError} as {@link Cache.set}. */
   setMany<K extends CacheKey<S>>(entries: ReadonlyArray<{ readonly key: K; readonly value: CacheValue<S, K>; readonly ttl?: number; readonly tags?: readonly string[] }>): Promise<void>

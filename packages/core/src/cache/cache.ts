@@ -160,6 +160,9 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
   async getMany(keys: readonly string[]): Promise<never[]> {
     keys.forEach(checkKey)
     const { store, local } = this.shared
+    // With the in-process tier: one store call for the keys it lacks, where the store tells each
+    // entry's TTL with it (a local copy never outlives its store entry); else key by key.
+    if (local && store.getManyWithTtl) return (await this.reads.readMany(keys)).map((entry) => entry?.value) as never[]
     if (!store.getMany || local) return Promise.all(keys.map((key) => this.get(key)))
     let found: Array<Uint8Array | undefined>
     try {

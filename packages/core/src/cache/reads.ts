@@ -23,17 +23,42 @@ export class Reads {
    */
   read(key: string, operation: CacheOperation, count: boolean): Entry | Promise<Entry | undefined> {
     const full = storeKey(this.prefix, key)
+    return this.near(key, full, count) ?? this.readStore(key, full, operation, count)
+  }
+
+  /**
+   * The entries under `keys`, in order, as {@link Reads.read} gives each (counted): the in-process
+   * tier's first, the others in one call of the store's `getManyWithTtl`, which it must have.
+   * @throws {StowageError} STORE_ERROR with `readErrors: 'throw'`.
+   */
+  async readMany(keys: readonly string[]): Promise<Array<Entry | undefined>> {
+    const out = new Array<Entry | undefined>(keys.length)
+    const missing: number[] = []
+    const fulls: string[] = []
+    for (let i = 0; i < keys.length; i++) {
+      const full = storeKey(this.prefix, keys[i] as string)
+      const near = this.near(keys[i] as string, full, true)
+      if (near !== undefined) out[i] = near
+      else missing.push(i), fulls.push(full)
+    }
+    if (missing.length === 0) return out
+    const read = await this.readStoreMany(missing.map((i) => keys[i] as string), fulls)
+    for (let j = 0; j < missing.length; j++) out[missing[j] as number] = read[j]
+    return out
+  }
+
+  // The in-process tier's live copy of `key` (store key `full`) whose tags are current, counted as a hit with `count`.
+  private near(key: string, full: string, count: boolean): Entry | undefined {
     const { local, tags } = this.shared
     const near = local?.get(full)
-    if (near !== undefined) {
-      if (near.tags === undefined || tags.current(this.prefix, near.tags)) {
-        if (count) this.observer.hit(key, near.freshUntil, 'local')
-        return near
-      }
-      // A tag of this copy was deleted since: the store tells what is current.
-      local?.delete(full)
+    if (near === undefined) return undefined
+    if (near.tags === undefined || tags.current(this.prefix, near.tags)) {
+      if (count) this.observer.hit(key, near.freshUntil, 'local')
+      return near
     }
-    return this.readStore(key, full, operation, count)
+    // A tag of this copy was deleted since: the store tells what is current.
+    local?.delete(full)
+    return undefined
   }
 
   /**
@@ -70,6 +95,40 @@ export class Reads {
     }
     if (entry !== undefined && local && !claim.superseded) local.set(full, entry, (bytes as Uint8Array).length, ttl)
     return entry
+  }
+
+  /**
+   * The entries the store holds under `keys` (their store keys `fulls`), read in one call of the
+   * store's `getManyWithTtl` and each then handled as {@link Reads.readStore} handles its key's:
+   * kept in the in-process tier unless a write of the key came meanwhile, counted, reported.
+   * @throws {StowageError} STORE_ERROR with `readErrors: 'throw'`.
+   */
+  async readStoreMany(keys: readonly string[], fulls: readonly string[]): Promise<Array<Entry | undefined>> {
+    const { local, store, claims } = this.shared
+    const began = fulls.map((full) => claims.begin(full))
+    try {
+      let found: Array<{ readonly value: Uint8Array; readonly ttl: number | undefined } | undefined>
+      try {
+        found = await (store.getManyWithTtl as NonNullable<typeof store.getManyWithTtl>)(fulls)
+      } catch (e) {
+        return keys.map((key) => this.observer.readFailed(key, e, 'get', true))
+      }
+      return await Promise.all(
+        keys.map(async (key, i) => {
+          const full = fulls[i] as string
+          const claim = began[i] as Claim
+          const bytes = found[i]?.value
+          const ttl = found[i]?.ttl
+          const frozen = local !== undefined && local.freezes && bytes !== undefined && local.keeps(bytes.length, ttl)
+          const opened = this.open(key, bytes, 'get', true, () => (claim.superseded ? Promise.resolve() : store.delete(full)), frozen)
+          const entry = opened instanceof Promise ? await opened : opened
+          if (entry !== undefined && local && !claim.superseded) local.set(full, entry, (bytes as Uint8Array).length, ttl)
+          return entry
+        }),
+      )
+    } finally {
+      for (const claim of began) claims.end(claim)
+    }
   }
 
   /**

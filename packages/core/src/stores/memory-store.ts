@@ -86,6 +86,16 @@ class LruMemoryStore implements MemoryStore {
   async getWithTtl(key: string): Promise<{ value: Uint8Array; ttl: number | undefined } | undefined> {
     this.open()
     checkKey(key)
+    return this.readWithTtl(key)
+  }
+
+  async getManyWithTtl(keys: readonly string[]): Promise<Array<{ value: Uint8Array; ttl: number | undefined } | undefined>> {
+    this.open()
+    keys.forEach(checkKey)
+    return keys.map((key) => this.readWithTtl(key))
+  }
+
+  private readWithTtl(key: string): { value: Uint8Array; ttl: number | undefined } | undefined {
     const value = this.read(key)
     if (value === undefined) return undefined
     const { expiresAt } = this.entries.get(key) as Entry

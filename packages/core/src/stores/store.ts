@@ -50,6 +50,11 @@ export interface Store {
    * that no local copy outlives the store's entry.
    */
   getWithTtl?(key: string): Promise<{ readonly value: Uint8Array; readonly ttl: number | undefined } | undefined>
+  /**
+   * {@link Store.getWithTtl} of several keys, in order (`undefined` for the missing ones), in one
+   * round trip where the store can batch: a cache's in-process tier reads `getMany` through it.
+   */
+  getManyWithTtl?(keys: readonly string[]): Promise<Array<{ readonly value: Uint8Array; readonly ttl: number | undefined } | undefined>>
   /** The values under `keys`, in order, `undefined` for the missing ones. */
   getMany?(keys: readonly string[]): Promise<Array<Uint8Array | undefined>>
   /** Stores several entries, each with its own TTL. */

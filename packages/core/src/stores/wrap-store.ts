@@ -4,7 +4,7 @@
 import type { Store } from './store.js'
 
 /** The Store methods that return a promise, abilities included. */
-export const STORE_CALLS = ['get', 'getWithTtl', 'set', 'delete', 'getMany', 'setMany', 'deleteMany', 'ensureMany', 'clear', 'getField', 'getFields', 'setField', 'deleteField'] as const
+export const STORE_CALLS = ['get', 'getWithTtl', 'getManyWithTtl', 'set', 'delete', 'getMany', 'setMany', 'deleteMany', 'ensureMany', 'clear', 'getField', 'getFields', 'setField', 'deleteField'] as const
 
 /** One of {@link STORE_CALLS}. */
 export type StoreCall = (typeof STORE_CALLS)[number]
