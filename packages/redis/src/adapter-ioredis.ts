@@ -86,17 +86,18 @@ export function ioredisAdapter(client: Client): RedisAdapter {
       return [fromBuffer(replies_[0] as Buffer | null), replies_[1] as number]
     },
     async getManyWithPttl(keys) {
+      const withPttls = (values: Array<Buffer | null>, pttls: number[]) => values.map((v, i): [Uint8Array | null, number] => [fromBuffer(v), pttls[i] as number])
+      // A Cluster refuses a pipeline holding an MGET whose keys its own slot rule places apart
+      // (keys Redis puts in one slot, as "a{}{b}"), which a plain MGET routes by its first key: sent
+      // as commands of their own there.
+      if (isCluster) {
+        const [values, pttls] = await Promise.all([client.mgetBuffer(...keys), Promise.all(keys.map((key) => client.pttl(key)))])
+        return withPttls(values, pttls)
+      }
       const pipeline = client.pipeline().mgetBuffer(...keys)
       for (const key of keys) pipeline.pttl(key)
-      const withPttls = (values: Array<Buffer | null>, pttls: number[]) => values.map((v, i): [Uint8Array | null, number] => [fromBuffer(v), pttls[i] as number])
-      return execOr(
-        pipeline,
-        (results) => {
-          const [values, ...pttls] = replies(results) as [Array<Buffer | null>, ...number[]]
-          return withPttls(values, pttls)
-        },
-        async () => withPttls(await client.mgetBuffer(...keys), await Promise.all(keys.map((key) => client.pttl(key)))),
-      )
+      const [values, ...pttls] = replies((await pipeline.exec()) as Reply[] | null) as [Array<Buffer | null>, ...number[]]
+      return withPttls(values, pttls)
     },
     setHead: (key, value, ttl) => evalHead(SET_RETURNING_HEAD, key, [toBuffer(value), ttlArg(ttl)]),
     async setHeadMany(entries) {

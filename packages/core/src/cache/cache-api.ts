@@ -82,8 +82,9 @@ export interface Cache<S extends CacheSchema = CacheSchema> {
   has(key: CacheKey<S>): Promise<boolean>
   /**
    * The values under `keys`, in order; one store round trip where the store can batch (with the
-   * in-process tier, the keys it lacks, through `Store.getManyWithTtl`; a store without it is read
-   * key by key). @throws {StowageError} as {@link Cache.get}.
+   * in-process tier, the keys it lacks, through `Store.getManyWithTtl`, read again key by key when
+   * that call fails, so that one bad entry costs only its key; a store without it is read key by
+   * key). @throws {StowageError} as {@link Cache.get}.
    */
   getMany<T = never, K extends CacheKey<S> = CacheKey<S>>(keys: readonly K[]): Promise<Array<([T] extends [never] ? CacheValue<S, K> : T) | undefined>>
   /** Stores several values, each with its own TTL. @throws {StowageError} as {@link Cache.set}. */

@@ -100,35 +100,40 @@ export class Reads {
   /**
    * The entries the store holds under `keys` (their store keys `fulls`), read in one call of the
    * store's `getManyWithTtl` and each then handled as {@link Reads.readStore} handles its key's:
-   * kept in the in-process tier unless a write of the key came meanwhile, counted, reported.
+   * kept in the in-process tier unless a write of the key came meanwhile, counted, reported. When
+   * that call fails, each key is read on its own by readStore, as `get` would: one damaged entry,
+   * or one node of a cluster down, then costs only its own keys.
    * @throws {StowageError} STORE_ERROR with `readErrors: 'throw'`.
    */
   async readStoreMany(keys: readonly string[], fulls: readonly string[]): Promise<Array<Entry | undefined>> {
     const { local, store, claims } = this.shared
     const began = fulls.map((full) => claims.begin(full))
+    let found: Array<{ readonly value: Uint8Array; readonly ttl: number | undefined } | undefined>
     try {
-      let found: Array<{ readonly value: Uint8Array; readonly ttl: number | undefined } | undefined>
-      try {
-        found = await (store.getManyWithTtl as NonNullable<typeof store.getManyWithTtl>)(fulls)
-      } catch (e) {
-        return keys.map((key) => this.observer.readFailed(key, e, 'get', true))
-      }
-      return await Promise.all(
-        keys.map(async (key, i) => {
-          const full = fulls[i] as string
-          const claim = began[i] as Claim
+      found = await (store.getManyWithTtl as NonNullable<typeof store.getManyWithTtl>)(fulls)
+    } catch {
+      for (const claim of began) claims.end(claim)
+      return Promise.all(keys.map((key, i) => this.readStore(key, fulls[i] as string, 'get', true)))
+    }
+    // Each key's claim lasts until its own entry is opened (and kept), as readStore's does, also
+    // when another key's opening failed first (and the batch with it, as Promise.all of gets does).
+    return Promise.all(
+      keys.map(async (key, i) => {
+        const full = fulls[i] as string
+        const claim = began[i] as Claim
+        try {
           const bytes = found[i]?.value
           const ttl = found[i]?.ttl
           const frozen = local !== undefined && local.freezes && bytes !== undefined && local.keeps(bytes.length, ttl)
-          const opened = this.open(key, bytes, 'get', true, () => (claim.superseded ? Promise.resolve() : store.delete(full)), frozen)
-          const entry = opened instanceof Promise ? await opened : opened
+          const opening = this.open(key, bytes, 'get', true, () => (claim.superseded ? Promise.resolve() : store.delete(full)), frozen)
+          const entry = opening instanceof Promise ? await opening : opening
           if (entry !== undefined && local && !claim.superseded) local.set(full, entry, (bytes as Uint8Array).length, ttl)
           return entry
-        }),
-      )
-    } finally {
-      for (const claim of began) claims.end(claim)
-    }
+        } finally {
+          claims.end(claim)
+        }
+      }),
+    )
   }
 
   /**
