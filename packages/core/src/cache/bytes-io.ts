@@ -84,8 +84,7 @@ export class BytesIo {
       // The codec this cache writes with now: with autoDictionary, one with a dictionary once adopted.
       if (keptInflated(opener.dictionaries?.writer ?? opener.codec, inspect(bytes), options?.inflate)) bytes = await inflatedOr(opener.codec, bytes)
       // To be kept in the in-process tier, as a read's value is (see Reads.readStore).
-      const { local } = this.shared
-      opened = await openEntry(opener, this.prefix, key, bytes, local !== undefined && local.freezes && local.keeps(bytes.length, ttl))
+      opened = await openEntry(opener, this.prefix, key, bytes, this.shared.local?.keepsFrozen(bytes.length, ttl) === true)
       if (!('entry' in opened)) throw unusable(opened, this.shared.version)
     } finally {
       claims.end(claim)

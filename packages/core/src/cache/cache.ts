@@ -84,8 +84,7 @@ export class StowageCache<S extends CacheSchema> implements Cache<S> {
     checkKey(key)
     // Frozen as `get` and `acceptBytes` would give it, so that a value's being frozen never
     // depends on the path it came by (fetchCached: a stored copy here, a network answer there).
-    const { local } = this.shared
-    const frozen = local !== undefined && local.freezes && envelope !== undefined && local.keeps(envelope.length, undefined)
+    const frozen = envelope !== undefined && this.shared.local?.keepsFrozen(envelope.length, undefined) === true
     return (await this.reads.open(key, envelope, 'get', true, undefined, frozen))?.value as never
   }
 

@@ -153,6 +153,14 @@ export class LocalTier {
   }
 
   /**
+   * Whether a value read as an envelope of `size` bytes with store TTL `ttl` is kept here frozen:
+   * its reader may then decode it built frozen (DecodeOptions.freeze), cheaper than set's walk.
+   */
+  keepsFrozen(size: number, ttl: number | undefined): boolean {
+    return this.freezes && this.keeps(size, ttl)
+  }
+
+  /**
    * Keeps `entry` under `key` for the tier's TTL, or `ttl` ms when shorter (`undefined`: the
    * store keeps it forever). `size` is its envelope's length.
    */

@@ -72,7 +72,6 @@ export class Reads {
     let ttl: number | undefined
     // A write of the key while this read waits makes what it read too old to keep (or to drop).
     const claim = claims.begin(full)
-    let entry: Entry | undefined
     try {
       try {
         if (local && store.getWithTtl) {
@@ -85,16 +84,25 @@ export class Reads {
       } catch (e) {
         return this.observer.readFailed(key, e, operation, count)
       }
-      // To be kept in a tier that freezes it: built frozen. (When a write overtakes this read, the
-      // value is handed to the caller only, as frozen as it would have been kept.)
-      const frozen = local !== undefined && local.freezes && bytes !== undefined && local.keeps(bytes.length, ttl)
-      const opened = this.open(key, bytes, operation, count, () => (claim.superseded ? Promise.resolve() : store.delete(full)), frozen)
-      entry = opened instanceof Promise ? await opened : opened
+      const kept = this.keep(key, full, bytes, ttl, claim, operation, count)
+      return kept instanceof Promise ? await kept : kept
     } finally {
       claims.end(claim)
     }
-    if (entry !== undefined && local && !claim.superseded) local.set(full, entry, (bytes as Uint8Array).length, ttl)
-    return entry
+  }
+
+  // What a read of `full` found, opened and kept in the in-process tier (built frozen when the
+  // tier keeps it frozen), unless a write of the key overtook the read (`claim`; the value is then
+  // the caller's only, as frozen as it would have been kept). Without a promise when opening needs none.
+  private keep(key: string, full: string, bytes: Uint8Array | undefined, ttl: number | undefined, claim: Claim, operation: CacheOperation, count: boolean): Entry | undefined | Promise<Entry | undefined> {
+    const { local, store } = this.shared
+    const frozen = bytes !== undefined && local?.keepsFrozen(bytes.length, ttl) === true
+    const opened = this.open(key, bytes, operation, count, () => (claim.superseded ? Promise.resolve() : store.delete(full)), frozen)
+    const kept = (entry: Entry | undefined) => {
+      if (entry !== undefined && local && !claim.superseded) local.set(full, entry, (bytes as Uint8Array).length, ttl)
+      return entry
+    }
+    return opened instanceof Promise ? opened.then(kept) : kept(opened)
   }
 
   /**
@@ -106,7 +114,7 @@ export class Reads {
    * @throws {StowageError} STORE_ERROR with `readErrors: 'throw'`.
    */
   async readStoreMany(keys: readonly string[], fulls: readonly string[]): Promise<Array<Entry | undefined>> {
-    const { local, store, claims } = this.shared
+    const { store, claims } = this.shared
     const began = fulls.map((full) => claims.begin(full))
     let found: Array<{ readonly value: Uint8Array; readonly ttl: number | undefined } | undefined>
     try {
@@ -119,16 +127,9 @@ export class Reads {
     // when another key's opening failed first (and the batch with it, as Promise.all of gets does).
     return Promise.all(
       keys.map(async (key, i) => {
-        const full = fulls[i] as string
         const claim = began[i] as Claim
         try {
-          const bytes = found[i]?.value
-          const ttl = found[i]?.ttl
-          const frozen = local !== undefined && local.freezes && bytes !== undefined && local.keeps(bytes.length, ttl)
-          const opening = this.open(key, bytes, 'get', true, () => (claim.superseded ? Promise.resolve() : store.delete(full)), frozen)
-          const entry = opening instanceof Promise ? await opening : opening
-          if (entry !== undefined && local && !claim.superseded) local.set(full, entry, (bytes as Uint8Array).length, ttl)
-          return entry
+          return await this.keep(key, fulls[i] as string, found[i]?.value, found[i]?.ttl, claim, 'get', true)
         } finally {
           claims.end(claim)
         }
